@@ -1,0 +1,271 @@
+"""Reversi (Othello) rules on 4x4, 6x6 and 8x8 boards.
+
+Rules: black (player 0) moves first from the standard start (on 8x8, white on d4 and e5, black
+on d5 and e4). A move places a disc on an empty square that brackets at least one straight line
+of opponent discs in any of the 8 directions, and flips every bracketed disc in every direction.
+A player with no such move must pass; a player with one may not pass. The game ends as soon as
+neither player can place (board full, or both blocked); more discs wins, equal is a draw.
+
+Actions: ``row * size + col`` places a disc (row 0 is the top row, rank 1; col 0 is file a, so
+action 19 on 8x8 is d3); ``size * size`` is the pass, legal only when no placement is.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from boardzoo.games import reversi_kernels as kernels
+from boardzoo.games._encode import action_mask, board_planes
+from boardzoo.games.errors import IllegalMoveError
+
+__all__ = ["BOARD_SIZES", "ReversiState", "action_name", "parse_action"]
+
+BOARD_SIZES = (4, 6, 8)
+BLACK, WHITE = 0, 1
+_STRIDE = 8  # the kernels' bitboards are 8 squares wide whatever the board size
+_FILES = "abcdefgh"
+
+
+def check_board_size(size: object) -> int:
+    """Return ``size`` if Reversi can be played on it, else raise a ``ValueError`` naming it."""
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size not in BOARD_SIZES:
+        raise ValueError(f"board_size must be one of {list(BOARD_SIZES)}, got {size!r}")
+    return int(size)
+
+
+@cache
+def _geometry(size: int) -> tuple[int, tuple[int, ...]]:
+    """Valid-square mask and the bitboard square of each placement action for ``size``."""
+    squares = tuple(row * _STRIDE + col for row in range(size) for col in range(size))
+    return kernels.valid_mask(size), squares
+
+
+def action_name(action: int, size: int = 8) -> str:
+    """Human name of an action: ``"d3"`` style coordinates, or ``"pass"``."""
+    if action == size * size:
+        return "pass"
+    if not 0 <= action < size * size:
+        raise ValueError(
+            f"action must be in 0..{size * size} on a {size}x{size} board, got {action}"
+        )
+    row, col = divmod(action, size)
+    return f"{_FILES[col]}{row + 1}"
+
+
+def parse_action(text: str, size: int = 8) -> int:
+    """Inverse of :func:`action_name`: ``"d3"`` -> 19 on 8x8, ``"pass"`` -> ``size * size``."""
+    cleaned = text.strip().lower()
+    if cleaned == "pass":
+        return size * size
+    files = _FILES[:size]
+    if len(cleaned) >= 2 and cleaned[0] in files and cleaned[1:].isdigit():
+        row = int(cleaned[1:]) - 1
+        if 0 <= row < size:
+            return row * size + files.index(cleaned[0])
+    raise ValueError(
+        f"cannot read move {text!r}: expected a square a1..{files[-1]}{size} or 'pass'"
+    )
+
+
+def _count(bits: int) -> int:
+    return bits.bit_count()
+
+
+@dataclass(frozen=True, slots=True)
+class ReversiState:
+    """An immutable Reversi position: both players' discs and the player to move.
+
+    ``black`` and ``white`` are bitboards in an 8-wide layout (bit ``row * 8 + col``) whatever the
+    board size. Build positions with :meth:`initial`, :meth:`from_text` or the constructor (which
+    checks its arguments); :meth:`apply` returns the next state.
+    """
+
+    size: int
+    black: int
+    white: int
+    current_player: int = BLACK
+    # Derived from the fields above, computed once: the mover's and the opponent's placements.
+    legal_bits: int = field(init=False, repr=False, compare=False)
+    opponent_legal_bits: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        size = check_board_size(self.size)
+        valid, _ = _geometry(size)
+        for name in ("black", "white"):
+            bits = getattr(self, name)
+            if not isinstance(bits, (int, np.integer)) or bits < 0 or bits & ~valid:
+                raise ValueError(
+                    f"{name} must be a bitboard of squares on the {size}x{size} board "
+                    f"(bits of {valid:#x}), got {bits!r}"
+                )
+        if self.black & self.white:
+            raise ValueError(f"black and white share squares: {self.black & self.white:#x}")
+        if self.current_player not in (BLACK, WHITE):
+            raise ValueError(
+                f"current_player must be 0 (black) or 1 (white), got {self.current_player!r}"
+            )
+        own, opp = self._own_opp(int(self.black), int(self.white), self.current_player)
+        setter = object.__setattr__
+        setter(self, "size", size)
+        setter(self, "black", int(self.black))
+        setter(self, "white", int(self.white))
+        setter(self, "legal_bits", int(kernels.legal_moves(own, opp, valid)))
+        setter(self, "opponent_legal_bits", int(kernels.legal_moves(opp, own, valid)))
+
+    @staticmethod
+    def _own_opp(black: int, white: int, player: int) -> tuple[int, int]:
+        return (black, white) if player == BLACK else (white, black)
+
+    @classmethod
+    def _unchecked(
+        cls, size: int, black: int, white: int, player: int, legal: int, opponent_legal: int
+    ) -> ReversiState:
+        """Fast constructor for states produced by the kernels (no checks, no recomputation)."""
+        state = object.__new__(cls)
+        setter = object.__setattr__
+        setter(state, "size", size)
+        setter(state, "black", black)
+        setter(state, "white", white)
+        setter(state, "current_player", player)
+        setter(state, "legal_bits", legal)
+        setter(state, "opponent_legal_bits", opponent_legal)
+        return state
+
+    @classmethod
+    def initial(cls, size: int = 8) -> ReversiState:
+        """The standard start: white on the two centre squares of the main diagonal."""
+        size = check_board_size(size)
+        low, high = size // 2 - 1, size // 2
+        white = (1 << (low * _STRIDE + low)) | (1 << (high * _STRIDE + high))
+        black = (1 << (high * _STRIDE + low)) | (1 << (low * _STRIDE + high))
+        return cls(size, black, white, BLACK)
+
+    @classmethod
+    def from_text(cls, text: str, current_player: int = BLACK) -> ReversiState:
+        """A board drawn a row per line, top first: ``X`` black, ``O`` white, ``.`` empty.
+
+        Spaces are ignored, so ``"X . O ."`` and ``"X.O."`` are the same row.
+        """
+        rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+        size = len(rows)
+        if size not in BOARD_SIZES or any(len(row) != size for row in rows):
+            raise ValueError(
+                f"expected a square board with sides in {list(BOARD_SIZES)}, got rows {rows}"
+            )
+        black = white = 0
+        for r, row in enumerate(rows):
+            for c, char in enumerate(row.upper()):
+                bit = 1 << (r * _STRIDE + c)
+                if char == "X":
+                    black |= bit
+                elif char == "O":
+                    white |= bit
+                elif char != ".":
+                    raise ValueError(f"unknown square {char!r} in row {r + 1}: use X, O or .")
+        return cls(size, black, white, current_player)
+
+    # --- the GameState contract -------------------------------------------------------------
+
+    @property
+    def num_actions(self) -> int:
+        return self.size * self.size + 1
+
+    @property
+    def pass_action(self) -> int:
+        return self.size * self.size
+
+    def is_terminal(self) -> bool:
+        return not (self.legal_bits or self.opponent_legal_bits)
+
+    def must_pass(self) -> bool:
+        """The player to move has no placement but the game goes on."""
+        return not self.legal_bits and bool(self.opponent_legal_bits)
+
+    def legal_actions(self) -> list[int]:
+        if self.legal_bits:
+            _, squares = _geometry(self.size)
+            return [a for a, sq in enumerate(squares) if self.legal_bits >> sq & 1]
+        return [self.pass_action] if self.opponent_legal_bits else []
+
+    def legal_action_mask(self) -> np.ndarray:
+        return action_mask(self.legal_bits, self.size, _STRIDE, self.num_actions, self.must_pass())
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` (an integer) is legal here."""
+        if action == self.pass_action:
+            return self.must_pass()
+        if not 0 <= action < self.pass_action:
+            return False
+        _, squares = _geometry(self.size)
+        return bool(self.legal_bits >> squares[action] & 1)
+
+    def apply(self, action: int) -> ReversiState:
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(action, self.legal_actions(), "not an integer") from None
+        if not self.is_legal(action):
+            detail = "the game is over" if self.is_terminal() else ""
+            if action == self.pass_action and self.legal_bits:
+                detail = "passing is only allowed without a placement"
+            raise IllegalMoveError(action, self.legal_actions(), detail)
+        valid, squares = _geometry(self.size)
+        own, opp = self._own_opp(self.black, self.white, self.current_player)
+        square = squares[action] if action != self.pass_action else -1
+        next_own, next_opp, legal, opponent_legal = kernels.play(own, opp, valid, square)
+        player = 1 - self.current_player
+        black, white = (next_own, next_opp) if player == BLACK else (next_opp, next_own)
+        return ReversiState._unchecked(
+            self.size, int(black), int(white), player, int(legal), int(opponent_legal)
+        )
+
+    def returns(self) -> tuple[float, float]:
+        winner = self.winner
+        if winner is None:
+            return 0.0, 0.0
+        return (1.0, -1.0) if winner == BLACK else (-1.0, 1.0)
+
+    @property
+    def winner(self) -> int | None:
+        if not self.is_terminal():
+            return None
+        black, white = self.disc_counts()
+        if black == white:
+            return None
+        return BLACK if black > white else WHITE
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def disc_counts(self) -> tuple[int, int]:
+        """Number of black and white discs."""
+        return _count(self.black), _count(self.white)
+
+    def square_owner(self, row: int, col: int) -> int | None:
+        """0 (black), 1 (white) or ``None`` (empty) for the square at ``row``, ``col``."""
+        bit = 1 << (row * _STRIDE + col)
+        if self.black & bit:
+            return BLACK
+        if self.white & bit:
+            return WHITE
+        return None
+
+    def planes(self, player: int) -> np.ndarray:
+        """Int8 ``(size, size, 2)``: plane 0 ``player``'s discs, plane 1 the opponent's."""
+        own, opp = self._own_opp(self.black, self.white, player)
+        return board_planes(own, opp, self.size, _STRIDE)
+
+    def to_text(self) -> str:
+        """The board as :meth:`from_text` reads it."""
+        symbols = {BLACK: "X", WHITE: "O", None: "."}
+        return "\n".join(
+            " ".join(symbols[self.square_owner(r, c)] for c in range(self.size))
+            for r in range(self.size)
+        )
+
+    def __str__(self) -> str:
+        side = "black (X)" if self.current_player == BLACK else "white (O)"
+        return f"{self.to_text()}\n{side} to move"

@@ -1,0 +1,175 @@
+"""TicTacToe rules on 9-bit bitboards.
+
+Player 0 (X, PettingZoo's ``player_1``) moves first; three in a row (row, column or diagonal)
+wins; a full board without a line is a draw. Action ``row * 3 + col`` marks that square, row 0
+being the top row.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardzoo.games._encode import action_mask, board_planes
+from boardzoo.games.errors import IllegalMoveError
+
+__all__ = ["TicTacToeState"]
+
+X, O = 0, 1
+FULL_BOARD = 0b111_111_111
+_SIZE = 3
+_NUM_ACTIONS = 9
+# The eight lines, as bitboards of bit ``row * 3 + col``.
+WINNING_LINES = (
+    0b000_000_111, 0b000_111_000, 0b111_000_000,  # rows
+    0b001_001_001, 0b010_010_010, 0b100_100_100,  # columns
+    0b100_010_001, 0b001_010_100,                 # diagonals
+)  # fmt: skip
+
+
+def _line_table() -> tuple[bool, ...]:
+    """For each of the 512 bitboards, whether it holds one of the lines."""
+    return tuple(
+        any(bits & line == line for line in WINNING_LINES) for bits in range(FULL_BOARD + 1)
+    )
+
+
+_HAS_LINE = _line_table()
+
+
+def _has_line(bits: int) -> bool:
+    return _HAS_LINE[bits]
+
+
+@dataclass(frozen=True, slots=True)
+class TicTacToeState:
+    """An immutable TicTacToe position: the squares of X (player 0) and O (player 1).
+
+    The player to move follows from the counts (X moves when both have as many marks), so only
+    positions reachable in play can be built: the constructor checks this.
+    """
+
+    x: int = 0
+    o: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("x", "o"):
+            bits = getattr(self, name)
+            if not isinstance(bits, (int, np.integer)) or bits < 0 or bits & ~FULL_BOARD:
+                raise ValueError(f"{name} must be a 9-bit bitboard, got {bits!r}")
+        if self.x & self.o:
+            raise ValueError(f"x and o share squares: {self.x & self.o:#05b}")
+        difference = self.x.bit_count() - self.o.bit_count()
+        if difference not in (0, 1):
+            raise ValueError(
+                f"X must have as many marks as O or one more, got {self.x.bit_count()} and "
+                f"{self.o.bit_count()}"
+            )
+        if _has_line(self.x) and _has_line(self.o):
+            raise ValueError("X and O cannot both have three in a row")
+
+    @classmethod
+    def initial(cls) -> TicTacToeState:
+        """The empty board, X to move."""
+        return cls()
+
+    @classmethod
+    def from_text(cls, text: str) -> TicTacToeState:
+        """Read three rows, top first: ``X``, ``O`` or ``.`` per square (spaces ignored)."""
+        rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+        if len(rows) != _SIZE or any(len(row) != _SIZE for row in rows):
+            raise ValueError(f"expected 3 rows of 3 squares, got {rows}")
+        x = o = 0
+        for index, char in enumerate("".join(rows).upper()):
+            if char == "X":
+                x |= 1 << index
+            elif char == "O":
+                o |= 1 << index
+            elif char != ".":
+                raise ValueError(f"unknown square {char!r}: use X, O or .")
+        return cls(x, o)
+
+    @property
+    def size(self) -> int:
+        return _SIZE
+
+    @property
+    def num_actions(self) -> int:
+        return _NUM_ACTIONS
+
+    @property
+    def current_player(self) -> int:
+        return X if self.x.bit_count() == self.o.bit_count() else O
+
+    @property
+    def winner(self) -> int | None:
+        if _has_line(self.x):
+            return X
+        if _has_line(self.o):
+            return O
+        return None
+
+    def is_terminal(self) -> bool:
+        return (self.x | self.o) == FULL_BOARD or self.winner is not None
+
+    @property
+    def legal_bits(self) -> int:
+        """Bitboard of the empty squares while the game is on, 0 once it is over."""
+        return 0 if self.is_terminal() else FULL_BOARD & ~(self.x | self.o)
+
+    def legal_actions(self) -> list[int]:
+        legal = self.legal_bits
+        return [a for a in range(_NUM_ACTIONS) if legal >> a & 1]
+
+    def legal_action_mask(self) -> np.ndarray:
+        return action_mask(self.legal_bits, _SIZE, _SIZE, _NUM_ACTIONS, False)
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < _NUM_ACTIONS and bool(self.legal_bits >> action & 1)
+
+    def apply(self, action: int) -> TicTacToeState:
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(action, self.legal_actions(), "not an integer") from None
+        if not self.is_legal(action):
+            detail = "the game is over" if self.is_terminal() else ""
+            raise IllegalMoveError(action, self.legal_actions(), detail)
+        bit = 1 << action
+        if self.current_player == X:
+            return TicTacToeState._unchecked(self.x | bit, self.o)
+        return TicTacToeState._unchecked(self.x, self.o | bit)
+
+    @classmethod
+    def _unchecked(cls, x: int, o: int) -> TicTacToeState:
+        state = object.__new__(cls)
+        object.__setattr__(state, "x", x)
+        object.__setattr__(state, "o", o)
+        return state
+
+    def returns(self) -> tuple[float, float]:
+        winner = self.winner
+        if winner is None:
+            return 0.0, 0.0
+        return (1.0, -1.0) if winner == X else (-1.0, 1.0)
+
+    def square_owner(self, row: int, col: int) -> int | None:
+        """0 (X), 1 (O) or ``None`` (empty) for the square at ``row``, ``col``."""
+        bit = 1 << (row * _SIZE + col)
+        return X if self.x & bit else O if self.o & bit else None
+
+    def planes(self, player: int) -> np.ndarray:
+        """Int8 ``(3, 3, 2)``: plane 0 ``player``'s marks, plane 1 the opponent's."""
+        own, opp = (self.x, self.o) if player == X else (self.o, self.x)
+        return board_planes(own, opp, _SIZE, _SIZE)
+
+    def to_text(self) -> str:
+        symbols = {X: "X", O: "O", None: "."}
+        return "\n".join(
+            " ".join(symbols[self.square_owner(r, c)] for c in range(_SIZE)) for r in range(_SIZE)
+        )
+
+    def __str__(self) -> str:
+        return f"{self.to_text()}\n{'XO'[self.current_player]} to move"
