@@ -12,7 +12,6 @@ action 19 on 8x8 is d3); ``size * size`` is the pass, legal only when no placeme
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -20,7 +19,7 @@ import numpy as np
 
 from boardzoo.games import reversi_kernels as kernels
 from boardzoo.games._encode import action_mask, board_planes
-from boardzoo.games.errors import IllegalMoveError
+from boardzoo.games.state import checked_action, returns_for
 
 __all__ = ["BOARD_SIZES", "ReversiState", "action_name", "parse_action"]
 
@@ -204,15 +203,7 @@ class ReversiState:
         return bool(self.legal_bits >> squares[action] & 1)
 
     def apply(self, action: int) -> ReversiState:
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(action, self.legal_actions(), "not an integer") from None
-        if not self.is_legal(action):
-            detail = "the game is over" if self.is_terminal() else ""
-            if action == self.pass_action and self.legal_bits:
-                detail = "passing is only allowed without a placement"
-            raise IllegalMoveError(action, self.legal_actions(), detail)
+        action = checked_action(self, action)
         valid, squares = _geometry(self.size)
         own, opp = self._own_opp(self.black, self.white, self.current_player)
         square = squares[action] if action != self.pass_action else -1
@@ -224,10 +215,7 @@ class ReversiState:
         )
 
     def returns(self) -> tuple[float, float]:
-        winner = self.winner
-        if winner is None:
-            return 0.0, 0.0
-        return (1.0, -1.0) if winner == BLACK else (-1.0, 1.0)
+        return returns_for(self.winner)
 
     @property
     def winner(self) -> int | None:

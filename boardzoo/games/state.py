@@ -7,9 +7,12 @@ apply one, whether the game is over and what each player scored. States are immu
 
 from __future__ import annotations
 
+import operator
 from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
+
+from boardzoo.games.errors import IllegalMoveError
 
 S = TypeVar("S", bound="GameState")
 
@@ -39,6 +42,10 @@ class GameState(Protocol):
         """A fresh int8 array of length ``num_actions``: 1 where the action is legal."""
         ...
 
+    def is_legal(self, action: int) -> bool:
+        """Whether the integer ``action`` is legal here."""
+        ...
+
     def apply(self: S, action: int) -> S:
         """The state after ``action``; raises ``IllegalMoveError`` if it is not legal."""
         ...
@@ -55,3 +62,29 @@ class GameState(Protocol):
     def winner(self) -> int | None:
         """0 or 1 once the game is won, ``None`` for a draw or a game in progress."""
         ...
+
+
+def returns_for(winner: int | None) -> tuple[float, float]:
+    """Rewards of players 0 and 1 for a game won by ``winner`` (``None``: drawn or not over)."""
+    if winner is None:
+        return 0.0, 0.0
+    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def checked_action(state: GameState, action: object) -> int:
+    """``action`` as an int if it is legal in ``state``, else ``IllegalMoveError`` saying why."""
+    try:
+        index = operator.index(action)  # accepts numpy integers, refuses floats and None
+    except TypeError:
+        raise IllegalMoveError(action, state.legal_actions(), "not an integer") from None
+    if state.is_legal(index):
+        return index
+    if state.is_terminal():
+        detail = "the game is over"
+    elif not 0 <= index < state.num_actions:
+        detail = f"actions are 0..{state.num_actions - 1}"
+    elif index == getattr(state, "pass_action", None):
+        detail = "passing is only allowed without a placement"
+    else:
+        detail = ""
+    raise IllegalMoveError(action, state.legal_actions(), detail)

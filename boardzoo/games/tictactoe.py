@@ -7,13 +7,12 @@ being the top row.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
 import numpy as np
 
 from boardzoo.games._encode import action_mask, board_planes
-from boardzoo.games.errors import IllegalMoveError
+from boardzoo.games.state import checked_action, returns_for
 
 __all__ = ["TicTacToeState"]
 
@@ -67,8 +66,11 @@ class TicTacToeState:
                 f"X must have as many marks as O or one more, got {self.x.bit_count()} and "
                 f"{self.o.bit_count()}"
             )
-        if _has_line(self.x) and _has_line(self.o):
-            raise ValueError("X and O cannot both have three in a row")
+        # The game stops at the first line, so the side that made it moved last.
+        if _has_line(self.x) and difference != 1:
+            raise ValueError("X has three in a row, so X moved last and has one mark more than O")
+        if _has_line(self.o) and difference != 0:
+            raise ValueError("O has three in a row, so O moved last and has as many marks as X")
 
     @classmethod
     def initial(cls) -> TicTacToeState:
@@ -130,13 +132,7 @@ class TicTacToeState:
         return 0 <= action < _NUM_ACTIONS and bool(self.legal_bits >> action & 1)
 
     def apply(self, action: int) -> TicTacToeState:
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(action, self.legal_actions(), "not an integer") from None
-        if not self.is_legal(action):
-            detail = "the game is over" if self.is_terminal() else ""
-            raise IllegalMoveError(action, self.legal_actions(), detail)
+        action = checked_action(self, action)
         bit = 1 << action
         if self.current_player == X:
             return TicTacToeState._unchecked(self.x | bit, self.o)
@@ -150,10 +146,7 @@ class TicTacToeState:
         return state
 
     def returns(self) -> tuple[float, float]:
-        winner = self.winner
-        if winner is None:
-            return 0.0, 0.0
-        return (1.0, -1.0) if winner == X else (-1.0, 1.0)
+        return returns_for(self.winner)
 
     def square_owner(self, row: int, col: int) -> int | None:
         """0 (X), 1 (O) or ``None`` (empty) for the square at ``row``, ``col``."""

@@ -1,0 +1,43 @@
+"""The README's main job, ``python -m boardzoo``, run as a user would: in a subprocess."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+
+def run_main(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "boardzoo", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_random_reversi_game_is_printed_and_reproducible():
+    first = run_main("--seed", "5")
+    assert first.returncode == 0, first.stderr
+    assert "  a b c d e f g h" in first.stdout
+    opening = re.search(r"black_0 plays (\w+)", first.stdout)
+    assert opening is not None and opening.group(1) in {"d3", "c4", "f5", "e6"}
+    assert "final rewards:" in first.stdout
+    assert first.stdout == run_main("--seed", "5").stdout
+
+
+@pytest.mark.parametrize("args", [("--game", "tictactoe"), ("--board-size", "4", "--quiet")])
+def test_other_games(args):
+    result = run_main(*args)
+    assert result.returncode == 0, result.stderr
+    assert "final rewards:" in result.stdout
+
+
+def test_bad_argument_is_a_clear_error():
+    result = run_main("--board-size", "5")
+    assert result.returncode == 2
+    assert "invalid choice: 5" in result.stderr
+    assert "Traceback" not in result.stderr
