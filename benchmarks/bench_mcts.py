@@ -1,0 +1,132 @@
+"""Speed and memory of the MCTS agent; prints medians of several runs.
+
+    python benchmarks/bench_mcts.py            # full run (a few minutes)
+    python benchmarks/bench_mcts.py --quick    # a smoke run
+
+Figures (issue 3):
+- Reversi 8x8 from the start, one core, UCT with random rollouts: simulations per second over
+  searches of 100,000 simulations, next to the raw compiled random playout rate measured in the
+  same run (the difference is the tree's overhead). Target: >= 120,000 /s.
+- TicTacToe from the empty board: simulations per second. Target: >= 500,000 /s.
+- Time limits: how far searches with ``time_limit`` overrun it (target: never more than 5%).
+- Memory: bytes per node, and peak RSS of a 1,000,000-simulation Reversi search (in a fresh
+  subprocess, so that the figure is that search's alone).
+- ``workers=2``: simulations per second under a time limit, next to one worker in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
+from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.games import reversi_kernels as kernels
+
+
+def search_rate(state, simulations: int, repeats: int, **kwargs) -> tuple[float, int]:
+    """Median simulations per second of ``repeats`` fresh searches, and the last tree's size."""
+    agent = MCTSAgent(simulations=simulations, seed=0, **kwargs)
+    agent.search(state)  # warm-up: compilation and page faults
+    rates, nodes = [], 0
+    for _ in range(repeats):
+        info = agent.search(state)
+        rates.append(info.simulations_per_second)
+        nodes = info.tree_nodes
+    return statistics.median(rates), nodes
+
+
+def playout_rate(count: int, repeats: int) -> float:
+    start = ReversiState.initial(8)
+    valid = kernels.valid_mask(8)
+    kernels.random_playouts(start.black, start.white, valid, 1000, 0)
+    rates = []
+    for seed in range(repeats):
+        t0 = time.perf_counter()
+        kernels.random_playouts(start.black, start.white, valid, count, seed)
+        rates.append(count / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def time_limit_overruns(limit: float, searches: int) -> list[float]:
+    agent = MCTSAgent(time_limit=limit, seed=0)
+    state = ReversiState.initial(8)
+    agent.search(state)
+    return [agent.search(state).seconds / limit - 1.0 for _ in range(searches)]
+
+
+def peak_rss_of_search(simulations: int) -> dict[str, float]:
+    """Run one search in a fresh interpreter; report its nodes and peak RSS (MiB)."""
+    code = f"""
+import json, resource
+from boardzoo.agents import MCTSAgent
+from boardzoo.games import ReversiState
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+agent = MCTSAgent(simulations={simulations}, max_nodes=8_000_000, seed=0)
+info = agent.search(ReversiState.initial(8))
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"nodes": info.tree_nodes, "seconds": info.seconds,
+                  "rss_before_mib": before / 1024, "rss_peak_mib": after / 1024}}))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def workers_speedup(seconds: float, repeats: int) -> tuple[float, float]:
+    state = ReversiState.initial(8)
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    agents = {k: MCTSAgent(time_limit=seconds, workers=k, seed=0) for k in rates}
+    for agent in agents.values():
+        agent.search(state)
+    for _ in range(repeats):  # interleaved, so that machine noise hits both alike
+        for k, agent in agents.items():
+            rates[k].append(agent.search(state).simulations_per_second)
+    return statistics.median(rates[1]), statistics.median(rates[2])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
+    args = parser.parse_args(argv)
+    repeats = 2 if args.quick else 7
+    sims = 10_000 if args.quick else 100_000
+
+    print(f"median of {repeats} runs; {BYTES_PER_NODE} bytes per node")
+    playouts = playout_rate(20_000 if args.quick else 200_000, repeats)
+    rate, nodes = search_rate(ReversiState.initial(8), sims, repeats)
+    print(
+        f"reversi 8x8 UCT, {sims:,} simulations: {rate:,.0f} sims/s ({nodes:,} nodes)"
+        f"   target >= 120,000 /s; raw random playouts {playouts:,.0f} /s in the same run"
+    )
+    rate, _ = search_rate(ReversiState.initial(8), sims, repeats, rollout="heuristic")
+    print(f"reversi 8x8 UCT, heuristic rollouts: {rate:,.0f} sims/s")
+    rate, nodes = search_rate(TicTacToeState(), sims, repeats)
+    print(f"tictactoe UCT, {sims:,} simulations: {rate:,.0f} sims/s   target >= 500,000 /s")
+
+    overruns = time_limit_overruns(0.1, 5 if args.quick else 30)
+    print(
+        f"time_limit=0.1 s: overrun median {statistics.median(overruns):+.1%}, "
+        f"max {max(overruns):+.1%}   target: max <= +5%"
+    )
+
+    one, two = workers_speedup(0.2 if args.quick else 1.0, repeats)
+    print(f"workers=2: {two:,.0f} sims/s vs {one:,.0f} with 1 worker: {two / one:.2f}x")
+
+    big = 100_000 if args.quick else 1_000_000
+    memory = peak_rss_of_search(big)
+    print(
+        f"{big:,}-simulation search: {memory['nodes']:,} nodes "
+        f"({memory['nodes'] * BYTES_PER_NODE / 2**20:,.0f} MiB of tree), peak RSS "
+        f"{memory['rss_peak_mib']:,.0f} MiB (interpreter and imports alone: "
+        f"{memory['rss_before_mib']:,.0f} MiB), {memory['seconds']:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

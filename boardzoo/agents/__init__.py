@@ -1,0 +1,29 @@
+"""Agents: ``act(env) -> action`` at their turn, without changing the env.
+
+Every agent also accepts a :class:`~boardzoo.games.GameState` in place of an env.
+"""
+
+from boardzoo.agents.alphabeta import AlphaBetaAgent, AlphaBetaInfo
+from boardzoo.agents.base import Agent, env_state
+from boardzoo.agents.greedy import GreedyAgent
+from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveStats, SearchInfo
+from boardzoo.agents.random_agent import RandomAgent
+from boardzoo.agents.registry import AgentSpecError, make_agent, parse_spec, register_agent
+
+__all__ = [
+    "BYTES_PER_NODE",
+    "AECGameState",
+    "Agent",
+    "AgentSpecError",
+    "AlphaBetaAgent",
+    "AlphaBetaInfo",
+    "GreedyAgent",
+    "MCTSAgent",
+    "MoveStats",
+    "RandomAgent",
+    "SearchInfo",
+    "env_state",
+    "make_agent",
+    "parse_spec",
+    "register_agent",
+]

@@ -1,0 +1,303 @@
+"""Negamax alpha-beta player for Reversi and TicTacToe, compiled with numba.
+
+Reversi: a fixed-depth search (a pass is a ply) with move ordering (corners first, X-squares
+last; with 3 or more plies left, fewest replies for the opponent first, the "fastest-first" rule
+of endgame solvers) and an evaluation of mobility, corners, X-squares next to an empty corner and
+discs; positions with few empty squares are solved exactly to the end of the game. TicTacToe:
+always solved exactly, so play is perfect. With a time limit, iterative deepening runs under a
+node budget worked out from the measured search speed. Equally good root moves are told apart by
+a seeded shuffle of the root moves.
+
+References: Knuth & Moore, "An analysis of alpha-beta pruning" (1975); Slate & Atkin, "CHESS 4.5:
+the Northwestern University chess program" (1977) for iterative deepening; Rosenbloom, "A
+world-championship-level Othello program" (1982) for mobility and corners in the evaluation.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from boardzoo.agents import alphabeta_kernels as k
+from boardzoo.agents.base import Agent, Seed, env_state, legal_or_raise, make_rng
+from boardzoo.agents.greedy import square_kind
+from boardzoo.games import GameState
+from boardzoo.games.reversi import ReversiState
+from boardzoo.games.reversi_kernels import valid_mask
+from boardzoo.games.tictactoe import TicTacToeState
+
+__all__ = ["WIN", "AlphaBetaAgent", "AlphaBetaInfo"]
+
+WIN = k.WIN  # a finished Reversi game scores WIN + disc difference for the winner
+
+_NO_LIMIT = 2**62
+_BUDGET_SAFETY = 0.85  # fraction of the time left that a node budget may use
+_MIN_SAMPLE_SECONDS = 2e-4  # shorter searches, or smaller ones, are too noisy to time
+_MIN_SAMPLE_NODES = 2_000
+# An iteration stopped by a budget that the measured speed shows was too small (by this ratio)
+# is run again if this fraction of the time limit is left.
+_RETRY_RATIO = 1.5
+_RETRY_FRACTION = 0.2
+# Static move-ordering key of each kind of square: lowest is searched first.
+_ORDER_KEYS = {"corner": -40, "edge": 0, "inner": 4, "c": 12, "x": 40}
+
+
+@dataclass(frozen=True)
+class AlphaBetaInfo:
+    """What the last search did (``AlphaBetaAgent.last_search``).
+
+    ``score`` is from the point of view of the player to move. A finished game scores
+    ``WIN + d`` (won by ``d`` discs), 0 (drawn) or ``-WIN + d`` (lost, ``d < 0``) for Reversi with
+    ``WIN`` = :data:`WIN`, and ``1 + empty squares`` (won), 0 or ``-(1 + empty squares)`` for
+    TicTacToe; other Reversi scores are the heuristic evaluation, far below ``WIN``.
+    """
+
+    action: int
+    score: int
+    depth: int  # plies of the last completed iteration (exact searches: of their longest line)
+    nodes: int  # all iterations, an aborted one included
+    seconds: float
+    exact: bool  # the score is the game-theoretic value: the search saw the end of every line
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def outcome(self) -> str | None:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the player to move once proven, else ``None``."""
+        if not self.exact:
+            return None
+        return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
+
+
+@cache
+def _reversi_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The geometry (valid squares, corners and their X-squares) and static ordering keys."""
+    geometry = np.zeros(k.GEOMETRY_SIZE, dtype=np.uint64)
+    geometry[k.VALID] = np.uint64(valid_mask(size))
+    far = size - 1
+    corners = ((0, 0), (0, far), (far, 0), (far, far))
+    x_squares = ((1, 1), (1, far - 1), (far - 1, 1), (far - 1, far - 1))
+    for i, ((cr, cc), (xr, xc)) in enumerate(zip(corners, x_squares, strict=True)):
+        geometry[k.CORNER_0 + i] = np.uint64(1 << (cr * 8 + cc))
+        if size > 4:  # on 4x4 the X-squares are the centre, taken from the start
+            geometry[k.X_SQUARE_0 + i] = np.uint64(1 << (xr * 8 + xc))
+        geometry[k.CORNERS] |= geometry[k.CORNER_0 + i]
+    order_key = np.zeros(64, dtype=np.int64)
+    for row in range(size):
+        for col in range(size):
+            order_key[row * 8 + col] = _ORDER_KEYS[square_kind(size, row, col)]
+    return geometry, order_key
+
+
+@cache
+def _calibrated_rate() -> float:
+    """Nodes per second of a small 8x8 search, once per process (this also warms the kernels)."""
+    state = ReversiState.initial(8)
+    geometry, order_key = _reversi_tables(8)
+    root = np.array([19, 26, 37, 44], dtype=np.int64)
+    best = 0.0
+    for _ in range(3):
+        counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
+        counters[k.BUDGET] = _NO_LIMIT
+        began = time.perf_counter()
+        k.search_root(
+            np.uint64(state.black), np.uint64(state.white), geometry, order_key, root, 6, counters
+        )
+        best = max(best, counters[k.NODES] / max(time.perf_counter() - began, 1e-9))
+    return 0.5 * best  # on the safe side: a budget too small only stops a search early
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None, allow_none: bool) -> None:
+    if value is None and allow_none:
+        return
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not ok or value < low or (high is not None and value > high):
+        allowed = f"an int >= {low}" if high is None else f"an int in {low}..{high}"
+        raise ValueError(
+            f"{name} must be {allowed}{' or None' if allow_none else ''}, got {value!r}"
+        )
+
+
+class AlphaBetaAgent(Agent):
+    """Alpha-beta search (see the module docstring).
+
+    Args:
+        depth: plies searched in Reversi (a pass is a ply), or ``None`` for no limit but the time;
+            ignored by TicTacToe, which is always searched to the end.
+        time_limit: seconds per move, or ``None``. Searches then deepen one ply at a time and keep
+            the move of the last completed depth; with ``depth`` too, whichever comes first.
+        exact_empties: Reversi positions with at most this many empty squares are solved to the
+            end of the game (the score is then the final disc difference, wins first).
+        seed: seed of the tie-breaking between equally good moves (an int, a NumPy
+            ``Generator`` or ``None``).
+
+    Other games raise ``TypeError``.
+    """
+
+    name = "alphabeta"
+
+    def __init__(
+        self,
+        depth: int | None = 4,
+        time_limit: float | None = None,
+        exact_empties: int = 10,
+        seed: Seed = None,
+    ) -> None:
+        _check_int("depth", depth, 1, k.UNBOUNDED_DEPTH - 1, allow_none=True)
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, (int, float, np.integer, np.floating))
+            or not math.isfinite(time_limit)
+            or time_limit <= 0
+        ):
+            raise ValueError(
+                f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
+            )
+        if depth is None and time_limit is None:
+            raise ValueError("depth=None needs a time_limit: give a depth, a time limit or both")
+        _check_int("exact_empties", exact_empties, 0, 64, allow_none=False)
+        self.depth = int(depth) if depth is not None else None
+        self.time_limit = float(time_limit) if time_limit is not None else None
+        self.exact_empties = int(exact_empties)
+        self.seed = seed
+        self._rng = make_rng(seed)
+        # Nodes per second of the Reversi search, measured again at every search.
+        self._rate = _calibrated_rate() if self.time_limit is not None else 0.0
+        self.last_search: AlphaBetaInfo | None = None
+
+    # --- the Agent interface -------------------------------------------------------------------
+
+    def act(self, env: Any) -> int:
+        """Search from ``env``'s position (never changed) and return the chosen action."""
+        return self.search(env_state(env)).action
+
+    def search(self, state: GameState) -> AlphaBetaInfo:
+        """Search a game state directly; returns (and stores) :attr:`last_search`."""
+        if isinstance(state, ReversiState):
+            info = self._search_reversi(state)
+        elif isinstance(state, TicTacToeState):
+            info = self._search_tictactoe(state)
+        else:
+            raise TypeError(
+                f"AlphaBetaAgent plays Reversi and TicTacToe only, got a {type(state).__name__}"
+            )
+        self.last_search = info
+        return info
+
+    # --- TicTacToe ----------------------------------------------------------------------------
+
+    def _search_tictactoe(self, state: TicTacToeState) -> AlphaBetaInfo:
+        start = time.perf_counter()
+        actions = legal_or_raise(state)
+        own, opp = (state.x, state.o) if state.current_player == 0 else (state.o, state.x)
+        root = self._rng.permutation(np.asarray(actions, dtype=np.int64))
+        counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
+        index, score = k.ttt_search_root(np.uint64(own), np.uint64(opp), root, counters)
+        return AlphaBetaInfo(
+            action=int(root[index]),
+            score=int(score),
+            depth=9 - (own | opp).bit_count(),
+            nodes=int(counters[k.NODES]),
+            seconds=time.perf_counter() - start,
+            exact=True,
+        )
+
+    # --- Reversi ------------------------------------------------------------------------------
+
+    def _search_reversi(self, state: ReversiState) -> AlphaBetaInfo:
+        start = time.perf_counter()
+        actions = legal_or_raise(state)
+        size = state.size
+        geometry, order_key = _reversi_tables(size)
+        own, opp = (
+            (state.black, state.white) if state.current_player == 0 else (state.white, state.black)
+        )
+        squares = [-1 if a == state.pass_action else (a // size) * 8 + a % size for a in actions]
+        shuffled = [squares[i] for i in self._rng.permutation(len(squares))]
+        root = np.array(
+            sorted(shuffled, key=lambda sq: order_key[sq] if sq >= 0 else 0), dtype=np.int64
+        )
+        empties = (int(geometry[k.VALID]) & ~(own | opp)).bit_count()
+        solve = empties <= self.exact_empties
+        own_u, opp_u = np.uint64(own), np.uint64(opp)
+
+        if self.time_limit is None:
+            plan = [k.UNBOUNDED_DEPTH if solve else self.depth]
+        elif solve:
+            # Cheap shallow iterations first, as a fallback should the exact solve run out of time.
+            shallow = min(self.depth or 4, max(1, empties - 2))
+            plan = [*range(1, shallow + 1), k.UNBOUNDED_DEPTH]
+        else:
+            plan = range(1, (self.depth or k.UNBOUNDED_DEPTH - 1) + 1)
+        deadline = None if self.time_limit is None else start + self.time_limit
+
+        best_square, best_score, done_depth, exact = int(root[0]), 0, 0, False
+        total_nodes, step, samples = 0, 0, []
+        while step < len(plan):
+            depth = plan[step]
+            counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
+            counters[k.BUDGET] = _NO_LIMIT
+            began = time.perf_counter()
+            # Speeds differ between iterations (odd and even depths most), so budgets follow the
+            # slowest one measured in this position.
+            rate = min(samples) if samples else self._rate
+            if deadline is not None and step > 0:
+                left = deadline - began
+                if left <= 0:
+                    break
+                counters[k.BUDGET] = max(1, int(rate * left * _BUDGET_SAFETY))
+            index, score, searched = k.search_root(
+                own_u, opp_u, geometry, order_key, root, depth, counters
+            )
+            took = time.perf_counter() - began
+            total_nodes += int(counters[k.NODES])
+            if took >= _MIN_SAMPLE_SECONDS and counters[k.NODES] >= _MIN_SAMPLE_NODES:
+                samples.append(counters[k.NODES] / took)
+                self._rate = min(samples)
+            if counters[k.ABORTED]:
+                # A speed carried over from another position may be far too low: if so, and if
+                # there is time left, run this depth again with a budget that fits.
+                left = deadline - time.perf_counter()
+                too_low = len(samples) == 1 and samples[0] > _RETRY_RATIO * rate
+                if too_low and left > _RETRY_FRACTION * self.time_limit:
+                    continue
+                # Moves searched before the budget ran out can still overturn the previous best,
+                # which was searched first.
+                if searched > 0 and index > 0:
+                    best_square = int(root[index])
+                break
+            best_square, best_score = int(root[index]), int(score)
+            exact = bool(counters[k.HORIZON] == 0)
+            done_depth = int(counters[k.SELDEPTH]) if exact else depth
+            if exact:
+                break  # every line reached the end of the game: deeper searches change nothing
+            if deadline is not None and len(actions) == 1:
+                break  # a forced move: one iteration gives its score, more would waste the time
+            # Search the best move first next time (the others keep their order).
+            root = np.concatenate(([root[index]], np.delete(root, index)))
+            step += 1
+
+        action = (
+            state.pass_action if best_square < 0 else (best_square // 8) * size + best_square % 8
+        )
+        return AlphaBetaInfo(
+            action=action,
+            score=best_score,
+            depth=done_depth,
+            nodes=total_nodes,
+            seconds=time.perf_counter() - start,
+            exact=exact,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"AlphaBetaAgent(depth={self.depth}, time_limit={self.time_limit}, "
+            f"exact_empties={self.exact_empties})"
+        )

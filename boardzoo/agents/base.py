@@ -1,0 +1,63 @@
+"""What every agent offers, and how agents read an env's position."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from boardzoo.games import GameState
+
+Seed = int | np.random.Generator | None
+
+
+def env_state(env: Any) -> GameState:
+    """The game state of ``env`` at its agent's turn, without changing the env.
+
+    boardzoo envs hand out their immutable state (``get_state()``); any other two-player
+    PettingZoo AEC env is snapshotted with ``copy.deepcopy`` through :class:`AECGameState`.
+    Plain :class:`~boardzoo.games.GameState` objects are accepted as they are.
+    """
+    if isinstance(env, GameState) and not hasattr(env, "agent_iter"):
+        return env
+    raw = getattr(env, "unwrapped", env)
+    get_state = getattr(raw, "get_state", None)
+    if callable(get_state):
+        return get_state()
+    from boardzoo.agents.mcts.adapter import AECGameState
+
+    return AECGameState.from_env(env)
+
+
+def make_rng(seed: Seed) -> np.random.Generator:
+    """A NumPy generator from a seed, a generator (used as is) or ``None`` (fresh entropy)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise ValueError(f"seed must be an int, a numpy Generator or None, got {seed!r}")
+    return np.random.default_rng(seed)
+
+
+class Agent(ABC):
+    """A player: ``act(env)`` returns the action for the agent to move and leaves ``env`` as is."""
+
+    name: str = "agent"
+
+    @abstractmethod
+    def act(self, env: Any) -> int:
+        """The action to play in ``env`` (at this agent's turn, the game not over)."""
+
+    def reset(self) -> None:  # noqa: B027 (optional hook, empty by default)
+        """Forget everything about the current game (called before a new one)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def legal_or_raise(state: GameState) -> list[int]:
+    """The legal actions of ``state``; a clear error if the game is already over."""
+    actions = state.legal_actions()
+    if not actions:
+        raise ValueError("the game is over: there is no move to choose")
+    return actions

@@ -1,0 +1,316 @@
+"""One search tree and the loop that grows it: compiled for the built-in games, or driven from
+Python for any GameState and for injected prior / value functions.
+
+Both loops share the compiled tree operations of :mod:`boardzoo.agents.mcts.tree`; they differ only
+in where positions come from (bitboards in the tree, or Python states in a list).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardzoo.agents.mcts import compiled, game_ops
+from boardzoo.agents.mcts import tree as tr
+from boardzoo.games import GameState, ReversiState, TicTacToeState
+from boardzoo.games.reversi_kernels import valid_mask
+
+PriorFn = Callable[[GameState], np.ndarray]
+ValueFn = Callable[[GameState], float]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What every simulation needs to know (validated by the agent)."""
+
+    c: float
+    solver: bool
+    rollout_policy: int  # game_ops.ROLLOUT_*
+    prior_fn: PriorFn | None = None
+    value_fn: ValueFn | None = None
+    c_base: float = 0.0  # > 0: AlphaZero's exploration schedule (PUCT only)
+    dirichlet_alpha: float | None = None
+    dirichlet_epsilon: float = 0.25
+
+
+@dataclass(frozen=True)
+class BuiltinGame:
+    """Parameters of the compiled game kernels for one built-in game and board size."""
+
+    game: int
+    size: int
+    valid: np.uint64  # bitboards as uint64: numba would type a Python int as int64
+    corners: np.uint64
+    x_squares: np.uint64
+
+    @classmethod
+    def of(cls, state: GameState) -> BuiltinGame | None:
+        if isinstance(state, ReversiState):
+            n = state.size
+            corner_cells = [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
+            x_cells = [(1, 1), (1, n - 2), (n - 2, 1), (n - 2, n - 2)]
+            corners = sum(1 << (r * 8 + c) for r, c in corner_cells)
+            x_squares = sum(1 << (r * 8 + c) for r, c in x_cells) if n > 4 else 0
+            return cls(game_ops.REVERSI, n, *map(np.uint64, (valid_mask(n), corners, x_squares)))
+        if isinstance(state, TicTacToeState):
+            return cls(game_ops.TICTACTOE, 3, *map(np.uint64, (0x1FF, 0, 0)))
+        return None
+
+    def bitboards(self, state: GameState) -> tuple[np.uint64, np.uint64]:
+        if self.game == game_ops.REVERSI:
+            return np.uint64(state.black), np.uint64(state.white)  # type: ignore[attr-defined]
+        return np.uint64(state.x), np.uint64(state.o)  # type: ignore[attr-defined]
+
+
+def _result_of(state: GameState) -> int:
+    """Player 0's result code (``tree.LOSS``, ``DRAW``, ``WIN``) of a finished game."""
+    first, _ = state.returns()
+    if first > 0:
+        return tr.WIN
+    return tr.LOSS if first < 0 else tr.DRAW
+
+
+class Searcher:
+    """A tree of preallocated arrays plus the RNG state of one search thread."""
+
+    def __init__(self, settings: SearchSettings, max_nodes: int, seed: int) -> None:
+        self.settings = settings
+        self.tree = tr.new_tree(max_nodes)
+        self._spare: tr.Tree | None = None  # the second buffer re-rooting copies into
+        self.rng_state = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+        self.np_rng = np.random.default_rng(seed)
+        self.game: BuiltinGame | None = None
+        self.states: list[GameState | None] = []  # Python-driven loop: the position of each node
+        self.has_root = False
+        self.compiled = False
+
+    # --- the root ------------------------------------------------------------------------------
+
+    def set_root(self, state: GameState, reuse: bool) -> bool:
+        """Make ``state`` the root, keeping the matching subtree if ``reuse``; return if reused."""
+        game = BuiltinGame.of(state)
+        self.compiled = (
+            game is not None and self.settings.prior_fn is None and self.settings.value_fn is None
+        )
+        if reuse and self.has_root and game == self.game:
+            node = self._find(state)
+            if node != tr.NO_NODE:
+                self._reroot(node, state)
+                return True
+        self.game = game
+        s0, s1 = game.bitboards(state) if game is not None else (np.uint64(0), np.uint64(0))
+        terminal = state.is_terminal()
+        result = _result_of(state) if terminal else tr.DRAW
+        tr.init_root(self.tree, s0, s1, state.current_player, terminal, result)
+        self.states = [state]
+        self.has_root = True
+        return False
+
+    def _find(self, state: GameState) -> int:
+        """A node of the tree holding ``state`` (the most visited one), or NO_NODE.
+
+        Every node of the tree descends from the root (re-rooting drops the rest), so any match
+        is a position the game can still reach.
+        """
+        tree, count = self.tree, int(self.tree.meta[tr.NODE_COUNT])
+        if self.game is not None:
+            s0, s1 = self.game.bitboards(state)
+            same = (
+                (tree.s0[:count] == np.uint64(s0))
+                & (tree.s1[:count] == np.uint64(s1))
+                & (tree.player[:count] == state.current_player)
+            )
+            candidates = np.flatnonzero(same)
+        else:
+            found = [i for i, known in enumerate(self.states[:count]) if known == state]
+            candidates = np.array(found, dtype=np.int64)
+        if candidates.size == 0:
+            return tr.NO_NODE
+        return int(candidates[np.argmax(tree.visits[candidates])])
+
+    def _reroot(self, node: int, state: GameState) -> None:
+        """Keep only the subtree under ``node``, copied into the spare buffer as a fresh tree."""
+        if self._spare is None:
+            self._spare = tr.new_tree(len(self.tree.value))
+        origin = compiled.copy_subtree(self.tree, self._spare, node)
+        self.tree, self._spare = self._spare, self.tree
+        if self.compiled:
+            self.states = [state]
+        else:
+            self.states = [self.states[i] if i < len(self.states) else None for i in origin]
+
+    # --- growing the tree ---------------------------------------------------------------------
+
+    def run(self, simulations: int, deadline: float | None) -> int:
+        """Run ``simulations`` simulations, or fewer if ``deadline`` (perf_counter) comes first."""
+        if self.settings.dirichlet_alpha is not None and self.settings.prior_fn is not None:
+            self._expand_root_for_noise()
+        noise = self._add_root_noise()
+        try:
+            if self.compiled:
+                return self._run_compiled(simulations, deadline)
+            return self._run_python(simulations, deadline)
+        finally:
+            if noise is not None:
+                first, priors = noise
+                self.tree.prior[first : first + len(priors)] = priors
+
+    def _run_compiled(self, simulations: int, deadline: float | None) -> int:
+        game, settings = self.game, self.settings
+        assert game is not None
+        done = 0
+        chunk = simulations if deadline is None else min(simulations, 256)
+        start = time.perf_counter()
+        while done < simulations:
+            ran, rng = compiled.run_simulations(
+                self.tree,
+                min(chunk, simulations - done),
+                settings.c,
+                settings.solver,
+                game.game,
+                game.size,
+                game.valid,
+                settings.rollout_policy,
+                game.corners,
+                game.x_squares,
+                self.rng_state,
+            )
+            self.rng_state = np.uint64(rng)  # numba hands back a Python int
+            done += ran
+            if ran == 0 or self.root_proven():
+                break
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                # Size the next chunk to about 2% of the time left, so the deadline is kept.
+                rate = done / max(now - start, 1e-9)
+                chunk = max(16, int(rate * (deadline - now) * 0.02))
+        return done
+
+    def root_proven(self) -> bool:
+        root = int(self.tree.meta[tr.ROOT])
+        return self.settings.solver and bool(tr.is_solved(self.tree, root))
+
+    def _run_python(self, simulations: int, deadline: float | None) -> int:
+        done = 0
+        while done < simulations:
+            if self.root_proven() or (deadline is not None and time.perf_counter() >= deadline):
+                break
+            self._simulate_python()
+            done += 1
+        return done
+
+    def _simulate_python(self) -> None:
+        tree, settings = self.tree, self.settings
+        use_prior = settings.prior_fn is not None
+        leaf = int(tr.descend(tree, settings.c, use_prior, settings.c_base, settings.solver))
+        root = int(tree.meta[tr.ROOT])
+        settled = bool(tree.terminal[leaf]) or (settings.solver and bool(tr.is_solved(tree, leaf)))
+        unexpanded = not settled and int(tree.first_child[leaf]) == tr.NO_NODE
+        if unexpanded and use_prior:
+            self._expand_python(leaf)  # AlphaZero: the leaf is evaluated where it stands
+        elif (
+            unexpanded
+            and (int(tree.visits[leaf]) > 0 or leaf == root)
+            and self._expand_python(leaf)
+        ):  # UCT: add one child and evaluate that
+            tree.num_expanded[leaf] = 1
+            leaf = int(tree.first_child[leaf])
+            settled = bool(tree.terminal[leaf])
+        score0 = float(tr.score_for(int(tree.pess[leaf]), 0)) if settled else self._evaluate(leaf)
+        tr.backup(tree, leaf, score0, settings.solver)
+
+    def _state(self, node: int) -> GameState:
+        state = self.states[node]
+        assert state is not None
+        return state
+
+    def _expand_python(self, node: int) -> bool:
+        """Reserve and fill ``node``'s children; False if the tree is full."""
+        tree, state = self.tree, self._state(node)
+        actions = state.legal_actions()
+        first = int(tr.reserve_children(tree, node, len(actions)))
+        if first == tr.NO_NODE:
+            return False
+        if self.settings.prior_fn is not None:
+            priors = self._priors(state, actions)
+            order = np.arange(len(actions))
+            tree.num_expanded[node] = len(actions)
+        else:
+            priors = np.full(len(actions), 1.0 / len(actions))
+            order = self.np_rng.permutation(len(actions))
+        if len(self.states) < first + len(actions):
+            self.states.extend([None] * (first + len(actions) - len(self.states)))
+        s0 = s1 = np.uint64(0)
+        for index, action in zip(order, actions, strict=True):
+            child = state.apply(action)
+            if self.game is not None:
+                s0, s1 = self.game.bitboards(child)
+            terminal = child.is_terminal()
+            result = _result_of(child) if terminal else tr.DRAW
+            tr.set_child(
+                tree, node, index, action, s0, s1, child.current_player, terminal, result,
+                float(priors[index]),
+            )  # fmt: skip
+            self.states[first + index] = child
+        return True
+
+    def _priors(self, state: GameState, actions: list[int]) -> np.ndarray:
+        assert self.settings.prior_fn is not None
+        probabilities = np.asarray(self.settings.prior_fn(state), dtype=np.float64)
+        if probabilities.shape != (state.num_actions,):
+            raise ValueError(
+                f"prior_fn must return {state.num_actions} probabilities, one per action; "
+                f"got shape {probabilities.shape}"
+            )
+        legal = np.clip(probabilities[actions], 0.0, None)
+        total = legal.sum()
+        return legal / total if total > 0 else np.full(len(actions), 1.0 / len(actions))
+
+    def _evaluate(self, node: int) -> float:
+        """Player 0's expected score from ``node``: the value function, or a rollout."""
+        state = self._state(node)
+        if self.settings.value_fn is not None:
+            value = float(self.settings.value_fn(state))  # for the player to move, in [-1, 1]
+            value = min(1.0, max(-1.0, value))
+            score = (value + 1.0) / 2.0
+            return score if state.current_player == 0 else 1.0 - score
+        if self.game is not None:
+            s0, s1 = self.game.bitboards(state)
+            score0, rng = game_ops.rollout(
+                self.game.game, s0, s1, state.current_player, self.game.valid,
+                self.settings.rollout_policy, self.game.corners, self.game.x_squares,
+                self.rng_state,
+            )  # fmt: skip
+            self.rng_state = np.uint64(rng)
+            return float(score0)
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state = state.apply(actions[int(self.np_rng.integers(len(actions)))])
+        first, _ = state.returns()
+        return 1.0 if first > 0 else 0.0 if first < 0 else 0.5
+
+    # --- root noise (AlphaZero) ----------------------------------------------------------------
+
+    def _expand_root_for_noise(self) -> None:
+        root = int(self.tree.meta[tr.ROOT])
+        if int(self.tree.first_child[root]) == tr.NO_NODE and not self.tree.terminal[root]:
+            self._simulate_python()
+
+    def _add_root_noise(self) -> tuple[int, np.ndarray] | None:
+        """Mix Dirichlet noise into the root priors; return what to restore afterwards."""
+        alpha = self.settings.dirichlet_alpha
+        root = int(self.tree.meta[tr.ROOT])
+        first = int(self.tree.first_child[root])
+        if alpha is None or self.settings.prior_fn is None or first == tr.NO_NODE:
+            return None
+        count = int(self.tree.num_children[root])
+        original = self.tree.prior[first : first + count].copy()
+        noise = self.np_rng.dirichlet(np.full(count, alpha))
+        epsilon = self.settings.dirichlet_epsilon
+        self.tree.prior[first : first + count] = (1 - epsilon) * original + epsilon * noise
+        return first, original

@@ -1,0 +1,464 @@
+"""Baseline agents by outcome: legal moves, forced passes, greedy choices, perfect and exact play.
+
+The reference values come from brute-force minimax written here over the game states, independent
+of the compiled search. Everything is seeded.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from functools import cache
+
+import numpy as np
+import pytest
+
+from boardzoo.agents.alphabeta import WIN, AlphaBetaAgent
+from boardzoo.agents.greedy import GreedyAgent, positional_weights, square_kind
+from boardzoo.agents.random_agent import RandomAgent
+from boardzoo.envs import reversi_v0, tictactoe_v0
+from boardzoo.games import ReversiState, TicTacToeState, parse_action
+
+# --- independent references ---------------------------------------------------------------------
+
+
+@cache
+def ttt_value(state: TicTacToeState) -> int:
+    """Minimax value for the player to move: +1 win, 0 draw, -1 loss."""
+    if state.is_terminal():
+        # The player to move at a finished game did not make the last move: it lost or drew.
+        return -1 if state.winner is not None else 0
+    return max(-ttt_value(state.apply(a)) for a in state.legal_actions())
+
+
+@cache
+def reversi_value(state: ReversiState) -> int:
+    """Exact final disc difference for the player to move (pure-Python negamax)."""
+    if state.is_terminal():
+        black, white = state.disc_counts()
+        return black - white if state.current_player == 0 else white - black
+    return max(-reversi_value(state.apply(a)) for a in state.legal_actions())
+
+
+def reachable_ttt_positions() -> list[TicTacToeState]:
+    seen: set[TicTacToeState] = set()
+    stack = [TicTacToeState.initial()]
+    while stack:
+        state = stack.pop()
+        if state in seen or state.is_terminal():
+            continue
+        seen.add(state)
+        stack.extend(state.apply(a) for a in state.legal_actions())
+    return sorted(seen, key=lambda s: (s.x, s.o))
+
+
+def disc_difference(score: int) -> int:
+    """The final disc difference encoded in an exact Reversi score (wins dominate)."""
+    if score > WIN // 2:
+        return score - WIN
+    if score < -WIN // 2:
+        return score + WIN
+    assert score == 0
+    return 0
+
+
+def play(agents, state):
+    """Play a game between ``agents`` (player 0 first) from ``state``; return the final state."""
+    while not state.is_terminal():
+        state = state.apply(agents[state.current_player].act(state))
+    return state
+
+
+def random_position(size: int, plies: int, seed: int) -> ReversiState:
+    rng = RandomAgent(seed)
+    state = ReversiState.initial(size)
+    for _ in range(plies):
+        state = state.apply(rng.act(state))
+        assert not state.is_terminal()
+    return state
+
+
+def wins_of(make_agent, make_opponent, size: int, games: int) -> int:
+    """Games won by ``make_agent(g)`` against ``make_opponent(g)``, alternating colours."""
+    wins = 0
+    for g in range(games):
+        agent, opponent = make_agent(g), make_opponent(g)
+        colour = g % 2
+        players = [agent, opponent] if colour == 0 else [opponent, agent]
+        wins += play(players, ReversiState.initial(size)).winner == colour
+    return wins
+
+
+def play_env(env, agents, seed: int) -> tuple[list[int], int]:
+    """Play a game in a PettingZoo env; check every action is legal and ``act`` leaves the env as
+    it is. Returns the actions and the number of passes."""
+    env.reset(seed=seed)
+    actions, passes = [], 0
+    for name in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        before, selection = env.unwrapped.get_state(), env.agent_selection
+        action = agents[env.possible_agents.index(name)].act(env)
+        assert env.unwrapped.get_state() == before
+        assert env.agent_selection == selection
+        assert isinstance(action, int)
+        assert observation["action_mask"][action] == 1, (action, before)
+        passes += action == getattr(before, "pass_action", -1)
+        actions.append(action)
+        env.step(action)
+    assert all(r in (-1, 0, 1) for r in env.rewards.values())  # no illegal-move penalty
+    return actions, passes
+
+
+AGENTS = {
+    "random": lambda seed: RandomAgent(seed=seed),
+    "greedy": lambda seed: GreedyAgent(seed=seed),
+    "alphabeta": lambda seed: AlphaBetaAgent(depth=3, seed=seed),
+    "alphabeta-timed": lambda seed: AlphaBetaAgent(depth=None, time_limit=0.004, seed=seed),
+}
+
+
+# --- every agent: legal moves, env untouched, passes --------------------------------------------
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_agents_play_legal_moves_at_reversi(agent, size):
+    games = 4 if agent == "alphabeta-timed" else 12
+    env = reversi_v0.env(board_size=size)
+    total_passes = 0
+    for g in range(games):
+        players = [AGENTS[agent](g), RandomAgent(seed=1_000 + g)]
+        if g % 2:
+            players.reverse()
+        _, passes = play_env(env, players, seed=g)
+        total_passes += passes
+    if size == 4 and agent != "alphabeta-timed":
+        assert total_passes > 0  # 4x4 games often have forced passes
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_agents_play_legal_moves_at_tictactoe(agent):
+    env = tictactoe_v0.env()
+    for g in range(20):
+        players = [AGENTS[agent](g), RandomAgent(seed=1_000 + g)]
+        if g % 2:
+            players.reverse()
+        play_env(env, players, seed=g)
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_agents_pass_when_they_must(agent):
+    # Black's only disc cannot bracket the white corner disc; white can play c1.
+    state = ReversiState.from_text(
+        """
+        O X . .
+        . . . .
+        . . . .
+        . . . .
+        """
+    )
+    assert state.must_pass()
+    env = reversi_v0.env(board_size=4)
+    env.reset()
+    env.unwrapped.set_state(state)
+    assert AGENTS[agent](0).act(env) == state.pass_action == 16
+    assert env.unwrapped.get_state() == state
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_agents_refuse_a_finished_game(agent):
+    over = TicTacToeState.from_text("XXX\nOO.\n...")
+    with pytest.raises(ValueError, match="game is over"):
+        AGENTS[agent](0).act(over)
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta"])  # not the clock-bound one
+def test_same_seed_same_moves(agent):
+    def game(seed: int) -> list[int]:
+        env = reversi_v0.env(board_size=6)
+        return play_env(env, [AGENTS[agent](seed), GreedyAgent(seed=99)], seed=0)[0]
+
+    assert game(5) == game(5)
+    if agent != "alphabeta":  # deterministic apart from ties, which are rarer
+        assert game(5) != game(6)
+
+
+def test_random_agent_is_uniform_and_seeded():
+    state = ReversiState.initial(8)  # four legal moves
+    counts = {a: 0 for a in state.legal_actions()}
+    agent = RandomAgent(seed=3)
+    for _ in range(4_000):
+        counts[agent.act(state)] += 1
+    assert all(900 < c < 1100 for c in counts.values()), counts
+    generator = np.random.default_rng(0)
+    assert RandomAgent(seed=generator)._rng is generator
+
+
+class CountingGame:
+    """A tiny game outside boardzoo: take 1 or 2 from a pile, whoever takes the last one wins."""
+
+    def __init__(self, pile: int = 5, player: int = 0) -> None:
+        self.pile, self.player = pile, player
+
+    num_actions = 2
+    winner = None
+
+    @property
+    def current_player(self) -> int:
+        return self.player
+
+    def legal_actions(self) -> list[int]:
+        return [a for a in (0, 1) if a + 1 <= self.pile]
+
+    def legal_action_mask(self) -> np.ndarray:
+        return np.array([a in self.legal_actions() for a in (0, 1)], dtype=np.int8)
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def apply(self, action: int) -> CountingGame:
+        return CountingGame(self.pile - action - 1, 1 - self.player)
+
+    def is_terminal(self) -> bool:
+        return self.pile == 0
+
+    def returns(self) -> tuple[float, float]:
+        return (0.0, 0.0)
+
+
+def test_random_agent_plays_any_game_and_the_others_say_which_they_play():
+    assert RandomAgent(seed=0).act(CountingGame()) in (0, 1)
+    for agent in (GreedyAgent(seed=0), AlphaBetaAgent(seed=0)):
+        with pytest.raises(TypeError, match="Reversi and TicTacToe only, got a CountingGame"):
+            agent.act(CountingGame())
+
+
+# --- GreedyAgent ----------------------------------------------------------------------------------
+
+
+def test_greedy_weights_follow_one_rule():
+    assert [square_kind(8, 0, c) for c in range(8)] == ["corner", "c", *["edge"] * 4, "c", "corner"]
+    assert square_kind(8, 1, 1) == square_kind(8, 6, 1) == square_kind(6, 4, 4) == "x"
+    assert square_kind(8, 3, 4) == "inner"
+    assert [square_kind(4, 1, c) for c in range(4)] == ["c", "x", "x", "c"]
+    for size in (4, 6, 8):
+        weights = np.array(positional_weights(size)).reshape(size, size)
+        # Symmetric under the eight symmetries of the square.
+        assert (weights == weights.T).all() and (weights == weights[::-1]).all()
+        assert weights[0, 0] > 0 > weights[0, 1] > weights[1, 1]  # corner, C-square, X-square
+        if size > 4:
+            assert weights[0, 0] > weights[0, 2] > 0 == weights[2, 2]  # corner, edge, inner
+
+
+def test_greedy_takes_a_corner_over_more_discs():
+    # a1 flips one disc; g5 flips five.
+    state = ReversiState.from_text(
+        """
+        . O X . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        X O O O O O . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        """
+    )
+    assert {parse_action("a1"), parse_action("g5")} <= set(state.legal_actions())
+    env = reversi_v0.env()
+    env.reset()
+    env.unwrapped.set_state(state)
+    for seed in range(10):
+        assert GreedyAgent(seed=seed).act(env) == parse_action("a1")
+
+
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_greedy_plays_the_best_one_ply_score(size):
+    # Score = discs flipped + positional weight, computed here from the states themselves.
+    weights = positional_weights(size)
+    for seed in range(15):
+        state = random_position(size, plies=2 + seed % 6, seed=seed)
+        if state.must_pass():
+            continue
+        mover = state.current_player
+        scores = {
+            a: state.apply(a).disc_counts()[mover] - state.disc_counts()[mover] - 1 + weights[a]
+            for a in state.legal_actions()
+        }
+        assert scores[GreedyAgent(seed=seed).act(state)] == max(scores.values())
+
+
+def test_greedy_tictactoe_wins_then_blocks():
+    # X to move: winning at the top right beats blocking O's middle row.
+    assert GreedyAgent(seed=0).act(TicTacToeState.from_text("XX.\nOO.\n...")) == 2
+    # O to move: block X's top row.
+    for seed in range(5):
+        assert GreedyAgent(seed=seed).act(TicTacToeState.from_text("XX.\nO..\n...")) == 2
+    # O to move, both possible: win on the middle row.
+    assert GreedyAgent(seed=0).act(TicTacToeState.from_text("XX.\nOO.\nX..")) == 5
+
+
+def test_greedy_beats_random_at_reversi_8x8():
+    games = 100
+    wins = wins_of(lambda g: GreedyAgent(seed=g), lambda g: RandomAgent(seed=500 + g), 8, games)
+    assert wins >= 0.7 * games, wins
+
+
+# --- AlphaBetaAgent: TicTacToe ------------------------------------------------------------------
+
+
+def test_alphabeta_is_perfect_at_tictactoe_on_every_reachable_position():
+    positions = reachable_ttt_positions()
+    assert len(positions) == 4_520
+    agent = AlphaBetaAgent(seed=0)
+    for state in positions:
+        action = agent.act(state)
+        best = ttt_value(state)
+        assert -ttt_value(state.apply(action)) == best, state
+        info = agent.last_search
+        assert info.exact and np.sign(info.score) == best
+        assert info.outcome == {1: "win", 0: "draw", -1: "loss"}[best]
+
+
+def test_alphabeta_never_loses_at_tictactoe():
+    for g in range(100):
+        agent, random = AlphaBetaAgent(seed=g), RandomAgent(seed=300 + g)
+        colour = g % 2
+        final = play([agent, random] if colour == 0 else [random, agent], TicTacToeState())
+        assert final.winner in (colour, None)
+    for g in range(10):
+        final = play([AlphaBetaAgent(seed=g), AlphaBetaAgent(seed=50 + g)], TicTacToeState())
+        assert final.winner is None
+
+
+def test_alphabeta_ignores_depth_at_tictactoe():
+    # X must block the diagonal two moves ahead; depth=1 still searches to the end.
+    state = TicTacToeState.from_text("X..\n.O.\n..X")
+    assert AlphaBetaAgent(depth=1, seed=0).act(state) in {1, 3, 5, 7}
+
+
+# --- AlphaBetaAgent: Reversi --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_alphabeta_solves_reversi_4x4_exactly(seed):
+    state = random_position(4, plies=4, seed=seed)
+    empties = 16 - sum(state.disc_counts())
+    assert 7 <= empties <= 9
+    best = reversi_value(state)
+    for agent in (
+        AlphaBetaAgent(exact_empties=16, seed=seed),
+        AlphaBetaAgent(depth=40, exact_empties=0, seed=seed),  # deep enough to see every end
+    ):
+        action = agent.act(state)
+        info = agent.last_search
+        assert info.exact and disc_difference(info.score) == best
+        assert -reversi_value(state.apply(action)) == best
+
+
+def test_alphabeta_solves_reversi_4x4_from_the_start():
+    state = ReversiState.initial(4)
+    agent = AlphaBetaAgent(exact_empties=16, seed=0)
+    action = agent.act(state)
+    # White wins 4x4 Reversi by 8 discs (11-3) with perfect play; checked by brute force here.
+    assert reversi_value(state) == disc_difference(agent.last_search.score) == -8
+    assert -reversi_value(state.apply(action)) == -8
+
+
+def test_alphabeta_exact_solve_needs_few_empties():
+    state = random_position(8, plies=30, seed=1)
+    agent = AlphaBetaAgent(depth=2, exact_empties=10, seed=0)
+    agent.act(state)
+    assert not agent.last_search.exact and agent.last_search.depth == 2
+    assert abs(agent.last_search.score) < WIN // 2
+
+
+@pytest.mark.parametrize("size", [6, 8])
+def test_alphabeta_depth_4_beats_random(size):
+    games = 20
+    wins = wins_of(
+        lambda g: AlphaBetaAgent(depth=4, seed=g), lambda g: RandomAgent(seed=700 + g), size, games
+    )
+    assert wins >= 17, wins
+
+
+def test_alphabeta_depth_4_beats_greedy_at_reversi_8x8():
+    games = 20
+    wins = wins_of(
+        lambda g: AlphaBetaAgent(depth=4, seed=g), lambda g: GreedyAgent(seed=900 + g), 8, games
+    )
+    assert wins >= 15, wins
+
+
+def test_alphabeta_reports_its_search():
+    state = random_position(8, plies=20, seed=2)
+    agent = AlphaBetaAgent(depth=4, seed=0)
+    action = agent.act(state)
+    info = agent.last_search
+    assert info.action == action and state.is_legal(action)
+    assert info.depth == 4 and not info.exact and info.outcome is None
+    assert info.nodes > len(state.legal_actions()) and info.seconds > 0
+    assert info.nodes_per_second > 0
+
+
+def test_alphabeta_time_limit_is_respected():
+    state = random_position(8, plies=20, seed=3)
+    agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
+    for _ in range(3):
+        start = time.perf_counter()
+        action = agent.act(state)
+        elapsed = time.perf_counter() - start
+        assert state.is_legal(action)
+        assert elapsed < 0.3, elapsed
+        assert agent.last_search.depth >= 4  # the compiled search gets far in 0.2 s
+    # With a depth too, whichever comes first: here the depth.
+    agent = AlphaBetaAgent(depth=3, time_limit=10.0, seed=0)
+    start = time.perf_counter()
+    agent.act(state)
+    assert time.perf_counter() - start < 1.0 and agent.last_search.depth == 3
+
+
+def test_alphabeta_time_limit_in_the_endgame():
+    state = random_position(8, plies=48, seed=4)
+    agent = AlphaBetaAgent(depth=None, time_limit=0.5, exact_empties=12, seed=0)
+    start = time.perf_counter()
+    agent.act(state)
+    assert time.perf_counter() - start < 0.55
+    assert agent.last_search.exact  # 12 or fewer empties are solved well within the time
+
+
+# --- argument checks ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"depth": 0}, "depth must be an int in 1..999 or None, got 0"),
+        ({"depth": -3}, "got -3"),
+        ({"depth": 2.5}, "got 2.5"),
+        ({"depth": True}, "got True"),
+        ({"depth": "4"}, "got '4'"),
+        ({"time_limit": 0}, "time_limit must be a positive number of seconds or None, got 0"),
+        ({"time_limit": -1.0}, "got -1.0"),
+        ({"time_limit": math.nan}, "got nan"),
+        ({"time_limit": "1"}, "got '1'"),
+        ({"depth": None}, "depth=None needs a time_limit"),
+        ({"exact_empties": -1}, "exact_empties must be an int in 0..64, got -1"),
+        ({"exact_empties": 65}, "got 65"),
+        ({"exact_empties": 1.0}, "got 1.0"),
+        ({"seed": "x"}, "seed must be an int, a numpy Generator or None, got 'x'"),
+    ],
+)
+def test_alphabeta_bad_arguments(kwargs, named):
+    with pytest.raises(ValueError, match=re.escape(named)):
+        AlphaBetaAgent(**kwargs)
+
+
+@pytest.mark.parametrize("cls", [RandomAgent, GreedyAgent])
+def test_bad_seed(cls):
+    with pytest.raises(ValueError, match=re.escape("got 1.5")):
+        cls(seed=1.5)
