@@ -1,6 +1,8 @@
-"""Playing strength of MCTS against the baseline agents on Reversi 8x8 (issue 3's table).
+"""Playing strength of MCTS against the baseline agents (issue 3's tables).
 
     python benchmarks/bench_strength.py --games 100 --workers 2
+    python benchmarks/bench_strength.py --game tictactoe --games 200 \
+        --pairing "mcts:simulations=2000 vs alphabeta" --out benchmarks/results/ttt.jsonl
     python benchmarks/bench_strength.py --quick --out /tmp/strength.jsonl   # a smoke run
 
 Each pairing plays ``--games`` games with colours alternated (even games: the first agent is
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from boardzoo.agents.registry import make_agent
-from boardzoo.games import ReversiState
+from boardzoo.games import GameState, ReversiState, TicTacToeState
 
 MCTS_BUDGETS = ("mcts:time_limit=0.1", "mcts:time_limit=1.0")
 OPPONENTS = ("random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "alphabeta:depth=6")
@@ -36,7 +38,11 @@ def game_seed(base: int, pairing: str, game: int) -> int:
     return int(np.random.SeedSequence(words).generate_state(1)[0])
 
 
-def play_game(pairing: str, game: int, base_seed: int, board_size: int) -> dict:
+def initial_state(game: str, board_size: int) -> GameState:
+    return ReversiState.initial(board_size) if game == "reversi" else TicTacToeState()
+
+
+def play_game(pairing: str, game: int, base_seed: int, board: tuple[str, int]) -> dict:
     """Play one game; return its record (result for the pairing's first agent)."""
     first_spec, second_spec = (part.strip() for part in pairing.split(" vs "))
     seed = game_seed(base_seed, pairing, game)
@@ -44,7 +50,7 @@ def play_game(pairing: str, game: int, base_seed: int, board_size: int) -> dict:
     second = make_agent(second_spec, seed=seed + 1)
     first_is_black = game % 2 == 0
     players = (first, second) if first_is_black else (second, first)
-    state = ReversiState.initial(board_size)
+    state = initial_state(*board)
     seconds = [0.0, 0.0]
     moves = 0
     while not state.is_terminal():
@@ -54,17 +60,15 @@ def play_game(pairing: str, game: int, base_seed: int, board_size: int) -> dict:
         seconds[mover] += time.perf_counter() - start
         state = state.apply(action)
         moves += 1
-    black, white = state.disc_counts()
-    first_discs, second_discs = (black, white) if first_is_black else (white, black)
-    score = 1.0 if first_discs > second_discs else 0.0 if first_discs < second_discs else 0.5
     first_index = 0 if first_is_black else 1
+    score = (state.returns()[first_index] + 1) / 2
     return {
         "pairing": pairing,
         "game": game,
         "seed": seed,
         "first_is_black": first_is_black,
         "score": score,
-        "discs": [first_discs, second_discs],
+        "final": state.to_text(),
         "moves": moves,
         "first_seconds": seconds[first_index],
         "second_seconds": seconds[1 - first_index],
@@ -111,7 +115,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--board-size", type=int, default=8, choices=[4, 6, 8])
+    parser.add_argument("--game", default="reversi", choices=["reversi", "tictactoe"])
+    parser.add_argument("--board-size", type=int, default=8, choices=[4, 6, 8], help="Reversi")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/strength.jsonl"))
     parser.add_argument("--quick", action="store_true", help="2 games a pairing, fast agents")
     args = parser.parse_args(argv)
@@ -130,7 +135,8 @@ def main(argv: list[str] | None = None) -> None:
     todo = [(p, g) for p in pairings for g in range(args.games) if (p, g) not in done]
     print(f"{len(done)} games already in {args.out}; {len(todo)} to play")
     with args.out.open("a") as sink, ProcessPoolExecutor(args.workers) as pool:
-        futures = [pool.submit(play_game, p, g, args.seed, args.board_size) for p, g in todo]
+        board = (args.game, args.board_size)
+        futures = [pool.submit(play_game, p, g, args.seed, board) for p, g in todo]
         for finished, future in enumerate(as_completed(futures), 1):
             record = future.result()
             sink.write(json.dumps(record) + "\n")

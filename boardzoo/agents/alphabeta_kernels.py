@@ -13,6 +13,7 @@ from numba import njit
 
 from boardzoo.games._bits import U1, popcount
 from boardzoo.games.reversi_kernels import flips, legal_moves
+from boardzoo.games.tictactoe_kernels import TTT_FULL, has_line
 
 # counters[...] slots
 NODES, BUDGET, ABORTED, HORIZON, SELDEPTH = 0, 1, 2, 3, 4
@@ -188,29 +189,13 @@ def search_root(own, opp, geometry, order_key, root_squares, depth, counters):
 
 # --- TicTacToe ------------------------------------------------------------------------------------
 
-TTT_FULL = np.uint64(0b111_111_111)
-TTT_LINES = np.array(
-    [0b000_000_111, 0b000_111_000, 0b111_000_000, 0b001_001_001, 0b010_010_010, 0b100_100_100,
-     0b100_010_001, 0b001_010_100],
-    dtype=np.uint64,
-)  # fmt: skip
-
-
-@njit("b1(u8)", cache=True, nogil=True)
-def ttt_has_line(marks):
-    """Whether ``marks`` hold three in a row."""
-    for line in TTT_LINES:  # noqa: SIM110 (numba compiles loops, not generators)
-        if (marks & line) == line:
-            return True
-    return False
-
 
 @njit("i8(u8, u8, i8, i8, i8[:])", cache=True, nogil=True)
 def ttt_negamax(own, opp, alpha, beta, counters):
     """Exact value for the side to move: ``1 + empties`` for a win (sooner is better), 0 a draw."""
     counters[NODES] += 1
     empty = TTT_FULL & ~(own | opp)
-    if ttt_has_line(opp):  # the opponent's last mark made a line
+    if has_line(opp):  # the opponent's last mark made a line
         return -(1 + np.int64(popcount(empty)))
     if not empty:
         return 0

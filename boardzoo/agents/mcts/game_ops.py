@@ -13,21 +13,12 @@ from numba import njit
 from boardzoo.agents.mcts.tree import DRAW, LOSS, WIN, reserve_children, set_child
 from boardzoo.games._bits import U0, U1, next_rng, popcount, random_set_bit, rng_output
 from boardzoo.games.reversi_kernels import flips, legal_moves, random_playout
+from boardzoo.games.tictactoe_kernels import TTT_FULL, has_line
 
 TICTACTOE = 0
 REVERSI = 1
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
-_TTT_FULL = np.uint64(0x1FF)
-_TTT_LINES = np.array([0x7, 0x38, 0x1C0, 0x49, 0x92, 0x124, 0x111, 0x54], dtype=np.uint64)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _ttt_has_line(bits):
-    for line in _TTT_LINES:  # noqa: SIM110 (numba compiles no generator any())
-        if bits & line == line:
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True)
@@ -42,11 +33,11 @@ def outcome(game, s0, s1, player, valid):
         if black < white:
             return True, LOSS
         return True, DRAW
-    if _ttt_has_line(s0):
+    if has_line(s0):
         return True, WIN
-    if _ttt_has_line(s1):
+    if has_line(s1):
         return True, LOSS
-    if (s0 | s1) == _TTT_FULL:
+    if (s0 | s1) == TTT_FULL:
         return True, DRAW
     return False, DRAW
 
@@ -58,7 +49,7 @@ def _placements(game, s0, s1, player, valid):
         if player == 0:
             return legal_moves(s0, s1, valid)
         return legal_moves(s1, s0, valid)
-    return _TTT_FULL & ~(s0 | s1)
+    return TTT_FULL & ~(s0 | s1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -156,11 +147,11 @@ def rollout(game, s0, s1, player, valid, policy, corners, x_squares, rng):
             return 0.5, rng
         return (1.0 if (diff > 0) == (player == 0) else 0.0), rng
     while True:
-        if _ttt_has_line(s0):
+        if has_line(s0):
             return 1.0, rng
-        if _ttt_has_line(s1):
+        if has_line(s1):
             return 0.0, rng
-        empty = _TTT_FULL & ~(s0 | s1)
+        empty = TTT_FULL & ~(s0 | s1)
         if empty == U0:
             return 0.5, rng
         square, rng = random_set_bit(empty, rng)
