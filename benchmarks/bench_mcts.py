@@ -21,35 +21,10 @@ import json
 import statistics
 import subprocess
 import sys
-import time
 
 from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
-from boardzoo.games import ReversiState, TicTacToeState
-from boardzoo.games import reversi_kernels as kernels
-
-
-def search_rate(state, simulations: int, repeats: int, **kwargs) -> tuple[float, int]:
-    """Median simulations per second of ``repeats`` fresh searches, and the last tree's size."""
-    agent = MCTSAgent(simulations=simulations, seed=0, **kwargs)
-    agent.search(state)  # warm-up: compilation and page faults
-    rates, nodes = [], 0
-    for _ in range(repeats):
-        info = agent.search(state)
-        rates.append(info.simulations_per_second)
-        nodes = info.tree_nodes
-    return statistics.median(rates), nodes
-
-
-def playout_rate(count: int, repeats: int) -> float:
-    start = ReversiState.initial(8)
-    valid = kernels.valid_mask(8)
-    kernels.random_playouts(start.black, start.white, valid, 1000, 0)
-    rates = []
-    for seed in range(repeats):
-        t0 = time.perf_counter()
-        kernels.random_playouts(start.black, start.white, valid, count, seed)
-        rates.append(count / (time.perf_counter() - t0))
-    return statistics.median(rates)
+from boardzoo.bench import mcts_simulations_per_second, playouts_per_second
+from boardzoo.games import ReversiState
 
 
 def time_limit_overruns(limit: float, searches: int) -> list[float]:
@@ -106,15 +81,15 @@ def main(argv: list[str] | None = None) -> None:
     sims = 10_000 if args.quick else 100_000
 
     print(f"median of {repeats} runs; {BYTES_PER_NODE} bytes per node")
-    playouts = playout_rate(20_000 if args.quick else 200_000, repeats)
-    rate, nodes = search_rate(ReversiState.initial(8), sims, repeats)
+    playouts = playouts_per_second(20_000 if args.quick else 200_000, repeats)
+    rate, nodes = mcts_simulations_per_second("reversi", sims, repeats)
     print(
         f"reversi 8x8 UCT, {sims:,} simulations: {rate:,.0f} sims/s ({nodes:,} nodes)"
         f"   target >= 120,000 /s; raw random playouts {playouts:,.0f} /s in the same run"
     )
-    rate, _ = search_rate(ReversiState.initial(8), sims, repeats, rollout="heuristic")
+    rate, _ = mcts_simulations_per_second("reversi", sims, repeats, rollout="heuristic")
     print(f"reversi 8x8 UCT, heuristic rollouts: {rate:,.0f} sims/s")
-    rate, nodes = search_rate(TicTacToeState(), sims, repeats)
+    rate, nodes = mcts_simulations_per_second("tictactoe", sims, repeats)
     print(f"tictactoe UCT, {sims:,} simulations: {rate:,.0f} sims/s   target >= 500,000 /s")
 
     overruns = time_limit_overruns(0.1, 5 if args.quick else 30)

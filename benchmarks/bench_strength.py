@@ -52,12 +52,15 @@ def play_game(pairing: str, game: int, base_seed: int, board: tuple[str, int]) -
     players = (first, second) if first_is_black else (second, first)
     state = initial_state(*board)
     seconds = [0.0, 0.0]
+    simulations = [0, 0]  # MCTS simulations, to show the budget a time limit really bought
     moves = 0
     while not state.is_terminal():
         mover = state.current_player
         start = time.perf_counter()
         action = players[mover].act(state)
         seconds[mover] += time.perf_counter() - start
+        info = getattr(players[mover], "last_search", None)
+        simulations[mover] += getattr(info, "simulations", 0)
         state = state.apply(action)
         moves += 1
     first_index = 0 if first_is_black else 1
@@ -72,6 +75,8 @@ def play_game(pairing: str, game: int, base_seed: int, board: tuple[str, int]) -
         "moves": moves,
         "first_seconds": seconds[first_index],
         "second_seconds": seconds[1 - first_index],
+        "first_simulations": simulations[first_index],
+        "second_simulations": simulations[1 - first_index],
     }
 
 
@@ -90,8 +95,9 @@ def table(records: list[dict], pairings: list[str]) -> str:
     for record in records:
         by_pairing[record["pairing"]].append(record)
     lines = [
-        "| first agent | second agent | games | W / D / L | score | 95% interval |",
-        "|---|---|---|---|---|---|",
+        "| first agent | second agent | games | W / D / L | score | 95% interval | "
+        "first agent's simulations / move |",
+        "|---|---|---|---|---|---|---|",
     ]
     for pairing in pairings:
         games = by_pairing.get(pairing, [])
@@ -102,9 +108,12 @@ def table(records: list[dict], pairings: list[str]) -> str:
         low, high = wilson(score, len(games))
         first, second = (part.strip() for part in pairing.split(" vs "))
         rate = score / len(games) if games else float("nan")
+        moves = sum((r["moves"] + r["first_is_black"]) // 2 for r in games)  # black moves first
+        simulations = sum(r.get("first_simulations", 0) for r in games)
+        per_move = f"{simulations / moves:,.0f}" if simulations and moves else "-"
         lines.append(
             f"| `{first}` | `{second}` | {len(games)} | {wins} / {draws} / {losses} | "
-            f"{rate:.1%} | {low:.1%} - {high:.1%} |"
+            f"{rate:.1%} | {low:.1%} - {high:.1%} | {per_move} |"
         )
     return "\n".join(lines)
 

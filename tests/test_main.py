@@ -1,4 +1,4 @@
-"""The README's main job, ``python -m boardzoo``, run as a user would: in a subprocess."""
+"""The README's main job, ``boardzoo demo``, run as a user would: in a subprocess."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 def run_main(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "boardzoo", *args],
+        [sys.executable, "-m", "boardzoo", "demo", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -29,7 +29,7 @@ def test_random_reversi_game_is_printed_and_reproducible():
     assert first.stdout == run_main("--seed", "5").stdout
 
 
-@pytest.mark.parametrize("args", [("--game", "tictactoe"), ("--board-size", "4", "--quiet")])
+@pytest.mark.parametrize("args", [("--game", "tictactoe"), ("--size", "4", "--quiet")])
 def test_other_games(args):
     result = run_main(*args)
     assert result.returncode == 0, result.stderr
@@ -37,7 +37,7 @@ def test_other_games(args):
 
 
 def test_bad_argument_is_a_clear_error():
-    result = run_main("--board-size", "5")
+    result = run_main("--size", "5")
     assert result.returncode == 2
     assert "invalid choice: 5" in result.stderr
     assert "Traceback" not in result.stderr

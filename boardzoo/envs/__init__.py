@@ -2,12 +2,13 @@
 
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.envs.board_env import BoardGameEnv
-from boardzoo.envs.registration import AEC_ENVS, register_envs
+from boardzoo.envs.registration import AEC_ENVS, make_env, register_envs
 from boardzoo.envs.wrappers import wrap_classic
 
 __all__ = [
     "AEC_ENVS",
     "BoardGameEnv",
+    "make_env",
     "register_envs",
     "reversi_v0",
     "tictactoe_v0",

@@ -15,3 +15,13 @@ def register_envs() -> None:
     for env_id, entry_point in AEC_ENVS.items():
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=entry_point)
+
+
+def make_env(game: str, board_size: int = 8, **kwargs):
+    """The wrapped AEC env of game ``name`` (``board_size`` applies to Reversi only)."""
+    from boardzoo.envs import reversi_v0, tictactoe_v0
+    from boardzoo.games.catalog import check_game
+
+    if check_game(game) == "reversi":
+        return reversi_v0.env(board_size=board_size, **kwargs)
+    return tictactoe_v0.env(**kwargs)

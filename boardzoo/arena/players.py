@@ -1,0 +1,425 @@
+"""The arena's side of an agent: ask for a move with a time limit, survive whatever comes back.
+
+:class:`ProcessPlayer` runs the agent in its own process (``multiprocessing``, ``spawn`` start
+method): the child builds the agent from its spec, then answers ``act(state)`` requests sent
+down a pipe (states are small immutable picklable values, so a move costs one pipe round trip).
+The arena waits at most ``time_limit`` seconds for the answer; an agent that hangs, loops or
+crashes its interpreter is killed and its process is started again for the next game. An
+exception inside ``act`` is caught in the child and reported with its traceback.
+
+:class:`LocalPlayer` calls the agent in the arena's own process: no start-up cost and any
+:class:`~boardzoo.agents.Agent` object works, but a hanging agent hangs the arena (a slow move
+is still caught, after it returns).
+
+Time is measured by the arena from sending the position to receiving the answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import multiprocessing
+import operator
+import os
+import signal
+import threading
+import time
+import traceback as traceback_module
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Literal
+
+from boardzoo.agents import registry
+from boardzoo.agents.base import Agent
+from boardzoo.agents.registry import agent_class, make_agent, parse_spec
+
+__all__ = [
+    "SETUP_TIMEOUT",
+    "Answer",
+    "LocalPlayer",
+    "Player",
+    "ProcessPlayer",
+    "agent_config",
+    "agent_label",
+]
+
+# Seconds allowed to start an agent's process and build the agent for a game.
+SETUP_TIMEOUT = 120.0
+_QUIT_WAIT = 2.0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an agent answered when asked for a move (or to get ready for a game).
+
+    Attributes:
+        kind: ``"move"`` (``action`` holds it; ``None`` if the agent returned something that is
+            not an integer, described in ``text``), ``"ready"`` (the agent is built), ``"error"``
+            (it raised: ``text`` and ``traceback``), ``"time"`` (no answer in time; the process
+            was killed) or ``"died"`` (its process ended).
+        action: the action returned, as an int.
+        seconds: how long the arena waited for the answer.
+        text: the error message, or the repr of a non-integer answer.
+        traceback: the formatted traceback of an exception raised by the agent.
+    """
+
+    kind: Literal["move", "ready", "error", "time", "died"]
+    action: int | None = None
+    seconds: float = 0.0
+    text: str | None = None
+    traceback: str | None = None
+
+
+def agent_label(agent: str | Agent) -> str:
+    """How an agent is named in records and reports: its spec, or its class name for objects."""
+    return agent.strip() if isinstance(agent, str) else type(agent).__name__
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return repr(value)
+
+
+def agent_config(agent: str | Agent) -> dict[str, Any]:
+    """The full configuration of an agent: its name, class and every option with its value.
+
+    For a spec, options it does not set show their defaults. For an object, only the class and
+    its repr are known.
+    """
+    if not isinstance(agent, str):
+        cls = type(agent)
+        name = getattr(agent, "name", cls.__name__)
+        return {"name": name, "class": _class_path(cls), "repr": repr(agent)}
+    name, options = parse_spec(agent)
+    cls = agent_class(name)
+    parameters = inspect.signature(cls.__init__).parameters
+    full = {
+        key: _jsonable(options.get(key, parameter.default))
+        for key, parameter in parameters.items()
+        if key in registry.spec_options(name) and parameter.default is not inspect.Parameter.empty
+    }
+    full.update({key: _jsonable(value) for key, value in options.items()})
+    return {"name": name, "class": _class_path(cls), "options": full}
+
+
+def _class_path(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+class Player(ABC):
+    """One agent seen from the arena: built fresh for each game, asked for moves."""
+
+    label: str
+
+    @abstractmethod
+    def request_game(self, seed: int) -> None:
+        """Start building a fresh agent for a new game (may return before it is ready)."""
+
+    @abstractmethod
+    def wait_game(self) -> Answer:
+        """Wait until the agent asked for by :meth:`request_game` is ready: a ``"ready"`` answer,
+        or the ``"error"``/``"time"``/``"died"`` that stopped it."""
+
+    @abstractmethod
+    def act(self, state: Any, time_limit: float | None) -> Answer:
+        """Ask for the move in ``state``, waiting at most ``time_limit`` seconds (``None``: no
+        limit)."""
+
+    def kill(self) -> None:  # noqa: B027 (nothing to kill by default)
+        """Stop the agent at once if it runs elsewhere (used when a run is interrupted)."""
+
+    def close(self) -> None:  # noqa: B027 (nothing to release by default)
+        """Release the agent's resources."""
+
+
+class LocalPlayer(Player):
+    """An agent called in the arena's own process (no isolation: a hang hangs the arena).
+
+    Args:
+        agent: a spec (built fresh for each game with the game's seed) or an Agent object (used
+            for every game, ``reset()`` before each).
+    """
+
+    def __init__(self, agent: str | Agent) -> None:
+        self.agent_or_spec = agent
+        self.label = agent_label(agent)
+        self._agent: Agent | None = None if isinstance(agent, str) else agent
+        self._pending: Answer | None = None
+
+    def request_game(self, seed: int) -> None:
+        start = time.perf_counter()
+        try:
+            if isinstance(self.agent_or_spec, str):
+                self._agent = make_agent(self.agent_or_spec, seed=seed)
+            assert self._agent is not None
+            self._agent.reset()
+            self._pending = Answer("ready", seconds=time.perf_counter() - start)
+        except Exception as error:
+            self._pending = _error_answer(error, time.perf_counter() - start)
+
+    def wait_game(self) -> Answer:
+        answer, self._pending = self._pending, None
+        return answer if answer is not None else Answer("error", text="no game was requested")
+
+    def act(self, state: Any, time_limit: float | None) -> Answer:
+        assert self._agent is not None, "request_game() first"
+        start = time.perf_counter()
+        try:
+            action = self._agent.act(state)
+        except Exception as error:
+            return _error_answer(error, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        if time_limit is not None and seconds > time_limit:
+            return Answer("time", seconds=seconds)
+        return _move_answer(action, seconds)
+
+
+def _error_answer(error: BaseException, seconds: float) -> Answer:
+    return Answer(
+        "error",
+        seconds=seconds,
+        text=f"{type(error).__name__}: {error}",
+        traceback="".join(traceback_module.format_exception(error)),
+    )
+
+
+def _move_answer(action: object, seconds: float) -> Answer:
+    try:
+        index = operator.index(action)  # type: ignore[call-overload]
+    except TypeError:
+        return Answer("move", action=None, seconds=seconds, text=repr(action)[:200])
+    return Answer("move", action=int(index), seconds=seconds)
+
+
+class ProcessPlayer(Player):
+    """An agent in its own process, answering over a pipe; killed when it runs out of time.
+
+    The process is started on the first game and kept for the next ones (each game builds a
+    fresh agent in it); after a timeout or a crash a new one is started for the next game.
+
+    Args:
+        spec: the agent spec (``name:key=value,...``); names registered with
+            :func:`~boardzoo.agents.registry.register_agent` in this process are known in the
+            child too, provided their module can be imported there.
+        setup_timeout: seconds allowed to start the process and build the agent.
+    """
+
+    def __init__(self, spec: str, setup_timeout: float = SETUP_TIMEOUT) -> None:
+        if not isinstance(spec, str):
+            raise TypeError(
+                f"a ProcessPlayer needs an agent spec string, got {type(spec).__name__}: agent "
+                "objects cannot be sent to another process (use isolate=False)"
+            )
+        self.label = agent_label(spec)
+        self.spec = self.label
+        self.setup_timeout = setup_timeout
+        self._context = multiprocessing.get_context("spawn")
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._started_at = 0.0
+        self._lock = threading.Lock()
+
+    # --- the process ----------------------------------------------------------------------------
+
+    def _ensure_process(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        self._discard()
+        parent, child = self._context.Pipe(duplex=True)
+        process = self._context.Process(
+            target=_serve,
+            args=(child, dict(registry.AGENT_CLASSES), os.getpid()),
+            name=f"boardzoo-agent[{self.label}]",
+            daemon=False,  # so that agents may start processes of their own
+        )
+        with self._lock:
+            process.start()
+            self._process, self._conn = process, parent
+        child.close()
+        self._expect_ready = True
+
+    def _discard(self) -> None:
+        with self._lock:
+            process, conn = self._process, self._conn
+            self._process = self._conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            if process.is_alive():
+                process.kill()
+            process.join(5.0)
+            if not process.is_alive():
+                process.close()
+
+    def kill(self) -> None:
+        """Kill the agent's process now (a later game starts a new one)."""
+        with self._lock:
+            process = self._process
+        if process is not None and process.is_alive():
+            process.kill()
+
+    def close(self) -> None:
+        """Ask the process to quit, kill it if it does not."""
+        with self._lock:
+            process, conn = self._process, self._conn
+        if process is not None and conn is not None and process.is_alive():
+            with contextlib.suppress(OSError, ValueError):
+                conn.send(("quit",))
+            process.join(_QUIT_WAIT)
+        self._discard()
+
+    def _receive(self, timeout: float | None, started: float) -> tuple[Any, float] | Answer:
+        """The next message within ``timeout`` seconds of ``started``, or the Answer saying why
+        none came (the process is killed on a timeout)."""
+        conn = self._conn
+        assert conn is not None
+        remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - started))
+        try:
+            arrived = conn.poll(remaining)
+            seconds = time.perf_counter() - started
+            if not arrived:
+                self._discard()
+                return Answer("time", seconds=seconds)
+            return conn.recv(), time.perf_counter() - started
+        except (EOFError, OSError):
+            return self._died(time.perf_counter() - started)
+
+    def _died(self, seconds: float) -> Answer:
+        process = self._process
+        code = None
+        if process is not None:
+            process.join(1.0)
+            code = process.exitcode
+        self._discard()
+        if code is None:
+            how = "its pipe closed"
+        else:
+            how = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
+        return Answer("died", seconds=seconds, text=f"the agent's process ended ({how})")
+
+    # --- the Player interface -------------------------------------------------------------------
+
+    def request_game(self, seed: int) -> None:
+        self._started_at = time.perf_counter()
+        self._expect_ready = False
+        self._ensure_process()
+        assert self._conn is not None
+        with contextlib.suppress(OSError, ValueError):  # a dead process: wait_game says so
+            self._conn.send(("new", self.spec, seed))
+
+    def wait_game(self) -> Answer:
+        """Wait for the agent to be built (see :meth:`Player.wait_game`).
+
+        Raises:
+            ChildProcessError: a new process could not start (before any agent code runs: the
+                environment, not the agent, is at fault).
+        """
+        if self._conn is None:
+            return Answer("died", text="the agent's process ended")
+        if self._expect_ready:
+            message = self._receive(self.setup_timeout, self._started_at)
+            if isinstance(message, Answer):
+                failure = _setup_failure(message, self.setup_timeout)
+                raise ChildProcessError(
+                    f"could not start a process for agent {self.label!r}: {failure.text}. "
+                    "Agents run in processes started with the 'spawn' method, which imports the "
+                    "main module again: a script that runs a match must do so under "
+                    "`if __name__ == '__main__':`"
+                )
+            self._expect_ready = False
+        message = self._receive(self.setup_timeout, self._started_at)
+        if isinstance(message, Answer):
+            return _setup_failure(message, self.setup_timeout)
+        (kind, *payload), seconds = message
+        if kind == "error":
+            return Answer("error", seconds=seconds, text=payload[0], traceback=payload[1])
+        return Answer("ready", seconds=seconds)
+
+    def act(self, state: Any, time_limit: float | None) -> Answer:
+        if self._conn is None:
+            return Answer("died", text="the agent's process ended")
+        started = time.perf_counter()
+        try:
+            self._conn.send(("act", state))
+        except (OSError, ValueError):
+            return self._died(time.perf_counter() - started)
+        message = self._receive(time_limit, started)
+        if isinstance(message, Answer):
+            return message
+        (kind, *payload), seconds = message
+        if kind == "error":
+            return Answer("error", seconds=seconds, text=payload[0], traceback=payload[1])
+        if time_limit is not None and seconds > time_limit:
+            return Answer("time", seconds=seconds)
+        action, text = payload
+        return Answer("move", action=action, seconds=seconds, text=text)
+
+
+def _setup_failure(answer: Answer, timeout: float) -> Answer:
+    if answer.kind == "time":
+        return Answer("time", seconds=answer.seconds, text=f"not ready within {timeout:g} s")
+    return answer
+
+
+# --- the child process ----------------------------------------------------------------------------
+
+
+def _watch_parent(parent_pid: int) -> None:
+    """End this process soon after the arena's process is gone (even while the agent hangs)."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent_pid:
+            os._exit(1)
+
+
+def _warm_up() -> None:
+    """Load the compiled rules (numba caches) so that the first move is not slowed by them."""
+    from boardzoo.games.catalog import GAME_NAMES, initial_state
+
+    for game in GAME_NAMES:
+        state = initial_state(game)
+        while not state.is_terminal():
+            state = state.apply(state.legal_actions()[0])
+        state.returns()
+
+
+def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> None:
+    """The child's loop: build agents and answer move requests until told to quit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the arena's to handle
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+    registry.AGENT_CLASSES.update(agent_classes)
+    with contextlib.suppress(Exception):  # only an optimisation
+        _warm_up()
+    conn.send(("ready",))
+    agent: Agent | None = None
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        kind = message[0]
+        if kind == "quit":
+            return
+        try:
+            if kind == "new":
+                agent = None
+                agent = make_agent(message[1], seed=message[2])
+                agent.reset()
+                conn.send(("ok",))
+            elif kind == "act":
+                if agent is None:
+                    raise RuntimeError("no agent: the game was not started")
+                answer = _move_answer(agent.act(message[1]), 0.0)
+                conn.send(("move", answer.action, answer.text))
+        except BaseException as error:  # report everything, SystemExit included
+            conn.send(
+                (
+                    "error",
+                    f"{type(error).__name__}: {error}",
+                    "".join(traceback_module.format_exception(error)),
+                )
+            )

@@ -1,0 +1,327 @@
+"""Game records: one JSON object per line (JSONL), appended and flushed as each game ends.
+
+A record written by the arena holds everything needed to replay, audit and re-score a game::
+
+    {"format": 1, "boardzoo_version": "0.1.0", "timestamp": "2024-05-01T12:00:00+00:00",
+     "game": "reversi", "board_size": 8, "agents": ["mcts:simulations=50", "greedy"],
+     "agent_configs": [{"name": "mcts", "class": "...", "options": {...}}, ...],
+     "match_seed": 0, "game_index": 3, "seed": 8731..., "agent_seeds": [..., ...],
+     "time_limit": 60.0, "opening_plies": 0, "pair_openings": false,
+     "first": 1, "colours": ["white", "black"],
+     "moves": [19, 18, ...], "move_names": ["d3", "c3", ...], "move_times": [0.012, ...],
+     "move_agents": [1, 0, ...],
+     "illegal_attempts": [{"ply": 7, "agent": 0, "action": 0, "name": "a1", "time": 0.001}],
+     "result": "1-0", "scores": [0.0, 1.0], "winner": 1, "discs": [40, 24],
+     "reason": "normal", "forfeit": null, "error": null, "traceback": null}
+
+``agents``, ``scores``, ``winner``, ``forfeit`` and ``illegal_attempts[].agent`` use the match's
+agent order; ``first`` is the agent that moved first (``colours`` names each agent's side) and
+``result`` is written from the first player's side, as in PGN. ``move_times`` holds the seconds
+the arena waited for each move and ``move_agents`` the agent who made it (both ``null`` for
+the random opening plies). Tournament records add
+``tournament_seed``.
+
+Files are read as JSON only: no pickle, no eval. :func:`read_records` needs only ``game`` and
+``moves`` on each line (enough to replay a game; moves may be action numbers or names such as
+``"d3"``); the arena checks its own fields when it resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypedDict
+
+__all__ = [
+    "RECORD_FORMAT",
+    "TIMING_FIELDS",
+    "GameRecord",
+    "MatchSettingsError",
+    "RecordError",
+    "RecordWriter",
+    "open_records",
+    "read_records",
+    "scan_records",
+    "without_timing",
+]
+
+RECORD_FORMAT = 1
+# Fields that differ between two runs of the same match (wall-clock measurements).
+TIMING_FIELDS = ("timestamp", "move_times")
+
+
+class RecordError(ValueError):
+    """A record file that cannot be read, or a line in it that is not a valid record."""
+
+
+class MatchSettingsError(ValueError):
+    """A record file that belongs to a different match than the one asked to resume."""
+
+
+class IllegalAttempt(TypedDict):
+    """An illegal answer of an agent; it was asked again (three in a row lose)."""
+
+    ply: int
+    agent: int
+    action: int | None
+    name: str | None
+    time: float
+
+
+class GameRecord(TypedDict, total=False):
+    """One finished game, as stored on one line of a JSONL file (see the module docstring)."""
+
+    format: int
+    boardzoo_version: str
+    timestamp: str
+    game: str
+    board_size: int
+    agents: list[str]
+    agent_configs: list[dict[str, Any]]
+    match_seed: int
+    tournament_seed: int
+    game_index: int
+    seed: int
+    agent_seeds: list[int]
+    time_limit: float | None
+    opening_plies: int
+    pair_openings: bool
+    first: int
+    colours: list[str]
+    moves: list[int]
+    move_names: list[str]
+    move_times: list[float | None]
+    move_agents: list[int | None]
+    illegal_attempts: list[IllegalAttempt]
+    result: str
+    scores: list[float]
+    winner: int | None
+    discs: list[int] | None
+    reason: str
+    forfeit: int | None
+    error: str | None
+    traceback: str | None
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _parse_line(text: str, where: str) -> GameRecord:
+    try:
+        record = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as error:
+        raise RecordError(f"{where}: not valid JSON ({error})") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    if not isinstance(record.get("game"), str):
+        raise RecordError(f"{where}: a record needs a 'game' name")
+    moves = record.get("moves")
+    if not isinstance(moves, list) or not all(
+        isinstance(m, (int, str)) and not isinstance(m, bool) for m in moves
+    ):
+        raise RecordError(f"{where}: 'moves' must be a list of actions (integers or names)")
+    return record  # type: ignore[return-value]
+
+
+def read_records(
+    path: str | os.PathLike[str], *, allow_truncated_end: bool = False
+) -> list[GameRecord]:
+    """Read the game records of a JSONL file, in file order.
+
+    Args:
+        path: the file (written by :func:`~boardzoo.arena.play_match` or a tournament).
+        allow_truncated_end: ignore a last line that has no newline and does not parse (what a
+            run killed while writing leaves behind) instead of reporting it.
+
+    Returns:
+        One dict per non-blank line.
+
+    Raises:
+        RecordError: the file cannot be read, or a line is not a JSON object with a ``game`` and
+            a list of ``moves`` (ints or names); the message names the file and the line.
+    """
+    numbered, _ = scan_records(path, allow_truncated_end=allow_truncated_end)
+    return [record for _, record in numbered]
+
+
+def scan_records(
+    path: str | os.PathLike[str], *, allow_truncated_end: bool = False
+) -> tuple[list[tuple[int, GameRecord]], int | None]:
+    """Like :func:`read_records`, with the line number of each record and, when a truncated last
+    line was skipped, the byte offset where it starts (``None`` otherwise)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"cannot read records: {path} does not exist") from None
+    except IsADirectoryError:
+        raise RecordError(f"cannot read records: {path} is a folder, not a JSONL file") from None
+    except OSError as error:
+        raise RecordError(f"cannot read records from {path}: {error.strerror or error}") from None
+    records: list[tuple[int, GameRecord]] = []
+    offset = 0
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
+            continue
+        where = f"{path}, line {number}"
+        last = number == len(lines)  # no newline after it: a write may have been cut short
+        try:
+            text = raw.decode("utf-8")
+            records.append((number, _parse_line(text, where)))
+        except UnicodeDecodeError:
+            if last and allow_truncated_end:
+                return records, start
+            raise RecordError(f"{where}: not UTF-8 text") from None
+        except RecordError:
+            if last and allow_truncated_end:
+                return records, start
+            if last:
+                raise RecordError(
+                    f"{where}: incomplete last line (was the run interrupted? resuming the run "
+                    "repairs the file)"
+                ) from None
+            raise
+    return records, None
+
+
+def without_timing(record: GameRecord) -> dict[str, Any]:
+    """``record`` without its wall-clock fields, to compare two runs of the same match.
+
+    Drops :data:`TIMING_FIELDS` and the ``time`` of each illegal attempt.
+    """
+    stripped: dict[str, Any] = {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+    if "illegal_attempts" in stripped:
+        stripped["illegal_attempts"] = [
+            {k: v for k, v in attempt.items() if k != "time"}
+            for attempt in stripped["illegal_attempts"]
+        ]
+    return stripped
+
+
+def record_line(record: GameRecord) -> str:
+    """``record`` as one line of strict JSON (no NaN or infinity), ending in a newline."""
+    return json.dumps(record, allow_nan=False, separators=(",", ":")) + "\n"
+
+
+class RecordWriter:
+    """Appends records to a JSONL file, one line each, flushed to disk at once.
+
+    Safe to share between threads. Use as a context manager or call :meth:`close`.
+
+    Args:
+        path: the file; created (with its folder) if missing, appended to otherwise.
+        truncate_at: cut the file to this many bytes first (to drop a half-written last line).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], truncate_at: int | None = None) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._file = open(self.path, "ab")  # noqa: SIM115 (kept open: closed in close())
+        if truncate_at is not None:
+            self._file.truncate(truncate_at)
+        elif self._file.tell() > 0 and not self._ends_with_newline():
+            self._file.write(b"\n")
+
+    def _ends_with_newline(self) -> bool:
+        with open(self.path, "rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            return existing.read(1) == b"\n"
+
+    def append(self, record: GameRecord) -> None:
+        """Write ``record`` as one line and flush it to disk."""
+        line = record_line(record).encode("utf-8")
+        with self._lock:
+            self._file.write(line)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+
+    def extend(self, records: Iterable[GameRecord]) -> None:
+        """Append several records."""
+        for record in records:
+            self.append(record)
+
+    def close(self) -> None:
+        """Close the file (a second call does nothing)."""
+        with self._lock:
+            self._file.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+# The fields a resumed run reads from the games already played.
+ARENA_FIELDS = (
+    "game_index",
+    "agents",
+    "match_seed",
+    "first",
+    "scores",
+    "reason",
+    "forfeit",
+    "move_times",
+    "move_agents",
+    "illegal_attempts",
+)
+
+
+def open_records(
+    out: str | os.PathLike[str],
+    resume: bool,
+    belongs: Callable[[GameRecord], str | None],
+) -> tuple[list[GameRecord], RecordWriter]:
+    """Open a record file for a run: check it, read what a resumed run already has.
+
+    Args:
+        out: the JSONL file.
+        resume: read the games already there (and play only the others); without it, the file
+            must be missing or empty.
+        belongs: ``record -> None`` if the record belongs to this run, else why not.
+
+    Returns:
+        The records already there (first of each game) and a writer appending to the file.
+    """
+    path = Path(out)
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder: the records go to a JSONL file")
+    existing: list[GameRecord] = []
+    truncate_at = None
+    if path.exists() and path.stat().st_size > 0:
+        if not resume:
+            raise FileExistsError(
+                f"{path} already holds games: pass resume=True (--resume) to continue that run, "
+                "or choose another file"
+            )
+        numbered, truncate_at = scan_records(path, allow_truncated_end=True)
+        seen: set[tuple[Any, ...]] = set()
+        for line, record in numbered:
+            missing = [key for key in ARENA_FIELDS if key not in record]
+            if missing or not all(isinstance(m, int) for m in record["moves"]):
+                what = f"no {', '.join(missing)}" if missing else "moves are not action numbers"
+                raise RecordError(f"{path}, line {line}: not an arena record ({what})")
+            why = belongs(record)
+            if why is not None:
+                raise MatchSettingsError(
+                    f"cannot resume {path}: line {line} was played with {why}; resume with the "
+                    "same settings, or write to another file"
+                )
+            key = (tuple(record["agents"]), record["game_index"])
+            if key not in seen:
+                seen.add(key)
+                existing.append(record)
+    return existing, RecordWriter(path, truncate_at=truncate_at)

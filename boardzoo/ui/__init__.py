@@ -1,0 +1,39 @@
+"""Interfaces for people: play against the AI in a window or a terminal, replay recorded games.
+
+    from boardzoo.ui import run_gui, run_text_ui, replay_game, write_gif
+
+    run_gui("reversi", ("human", "mcts:time_limit=1"), analysis=True)
+    run_text_ui("tictactoe", ("mcts", "human"))
+    replay_game(record, ui="text")
+    write_gif(record, "game.gif")
+
+pygame is imported only when a window or a GIF is made, so the text interface works without it.
+"""
+
+from boardzoo.ui.gui import GameWindow, run_gui
+from boardzoo.ui.players import HUMAN, GameSession, make_players, parse_move
+from boardzoo.ui.replay import (
+    RecordedGame,
+    ReplayError,
+    parse_record,
+    replay_frames,
+    replay_game,
+    write_gif,
+)
+from boardzoo.ui.text_ui import run_text_ui
+
+__all__ = [
+    "HUMAN",
+    "GameSession",
+    "GameWindow",
+    "RecordedGame",
+    "ReplayError",
+    "make_players",
+    "parse_move",
+    "parse_record",
+    "replay_frames",
+    "replay_game",
+    "run_gui",
+    "run_text_ui",
+    "write_gif",
+]

@@ -1,0 +1,454 @@
+"""The arena under tournament rules, by outcome: misbehaving agents lose their game and nothing
+else, records are complete and reproducible, an interrupted run resumes where it stopped.
+
+The misbehaving agents live here and are registered (for the duration of this module) under
+``test_*`` names; the arena's agent processes import this module to build them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pytest
+
+from boardzoo.agents import RandomAgent
+from boardzoo.agents.base import Agent, env_state
+from boardzoo.agents.registry import AGENT_CLASSES, AgentSpecError, register_agent
+from boardzoo.arena import (
+    MatchSettingsError,
+    RecordError,
+    match_table,
+    play_match,
+    read_records,
+    render_match,
+    render_tournament,
+    tournament,
+    without_timing,
+)
+from boardzoo.games import action_name
+
+TESTS = Path(__file__).resolve().parent
+FAST = 10.0  # time limit for well-behaved agents: generous, so a loaded machine never forfeits
+
+
+class _Base(Agent):
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.moves = 0
+
+    def random_move(self, env: Any) -> int:
+        actions = env_state(env).legal_actions()
+        self.moves += 1
+        return int(actions[int(self.rng.integers(len(actions)))])
+
+
+class HangingAgent(_Base):
+    """Plays ``after`` random moves, then never answers."""
+
+    def __init__(self, after: int = 0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.after = after
+
+    def act(self, env: Any) -> int:
+        if self.moves >= self.after:
+            time.sleep(3600)
+        return self.random_move(env)
+
+
+class RaisingAgent(_Base):
+    """Plays ``after`` random moves, then raises."""
+
+    def __init__(self, after: int = 0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.after = after
+
+    def act(self, env: Any) -> int:
+        if self.moves >= self.after:
+            raise RuntimeError(f"boom after {self.moves} moves")
+        return self.random_move(env)
+
+
+class CrashingAgent(_Base):
+    """Ends its interpreter on the first move."""
+
+    def act(self, env: Any) -> int:
+        os._exit(3)
+
+
+class SleepyAgent(_Base):
+    """Sleeps ``delay`` seconds before each random move."""
+
+    def __init__(self, delay: float = 0.05, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.delay = delay
+
+    def act(self, env: Any) -> int:
+        time.sleep(self.delay)
+        return self.random_move(env)
+
+
+class IllegalAgent(_Base):
+    """Answers each turn with ``per_turn`` illegal moves before a legal one."""
+
+    def __init__(
+        self,
+        per_turn: int = 3,
+        kind: Literal["occupied", "range", "type"] = "occupied",
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.per_turn, self.kind = per_turn, kind
+        self.state: Any = None
+        self.tries = 0
+
+    def act(self, env: Any) -> Any:
+        state = env_state(env)
+        if state != self.state:
+            self.state, self.tries = state, 0
+        self.tries += 1
+        if self.tries > self.per_turn:
+            return self.random_move(state)
+        if self.kind == "type":
+            return "d3"
+        illegal = [a for a in range(state.num_actions) if not state.is_legal(a)]
+        return illegal[0] if illegal and self.kind == "occupied" else state.num_actions + 5
+
+
+TEST_AGENTS = {
+    "test_hang": "HangingAgent",
+    "test_raise": "RaisingAgent",
+    "test_crash": "CrashingAgent",
+    "test_sleepy": "SleepyAgent",
+    "test_illegal": "IllegalAgent",
+}
+
+
+def register_test_agents() -> None:
+    for name, cls in TEST_AGENTS.items():
+        register_agent(name, f"test_arena:{cls}")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _test_agents():
+    register_test_agents()
+    yield
+    for name in TEST_AGENTS:
+        AGENT_CLASSES.pop(name, None)
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def check_complete(record: dict[str, Any]) -> None:
+    """Every record field the issue asks for is there and consistent."""
+    for key in (
+        "agents", "agent_configs", "game", "board_size", "seed", "game_index", "colours",
+        "moves", "move_names", "move_times", "illegal_attempts", "scores", "reason", "error",
+        "boardzoo_version", "timestamp", "result", "winner", "forfeit",
+    ):  # fmt: skip
+        assert key in record, key
+    assert len(record["moves"]) == len(record["move_names"]) == len(record["move_times"])
+    assert sorted(record["colours"]) == sorted(["black", "white"] if record["game"] == "reversi"
+                                               else ["X", "O"])  # fmt: skip
+    assert sum(record["scores"]) == 1.0
+    assert record["reason"] in ("normal", "time", "illegal", "error")
+    assert (record["forfeit"] is None) == (record["reason"] == "normal")
+
+
+# --- tournament rules -----------------------------------------------------------------------------
+
+
+def test_a_hanging_agent_loses_on_time_and_the_match_goes_on(tmp_path):
+    out = tmp_path / "hang.jsonl"
+    start = time.perf_counter()
+    result = play_match(
+        "tictactoe", ("test_hang:after=1", "random"), games=3, time_limit=0.5, out=out,
+        progress=False,
+    )  # fmt: skip
+    assert time.perf_counter() - start < 40  # three hangs, each cut at 0.5 s (plus restarts)
+    assert result.games == 3
+    for record in lines(out):
+        check_complete(record)
+        assert (record["reason"], record["forfeit"], record["scores"]) == ("time", 0, [0.0, 1.0])
+        assert "time" in record["error"] or "0.5" in record["error"]
+        assert record["move_agents"].count(0) == 1  # its one move before hanging is kept
+    assert result.stats[0].forfeits == {"time": 3, "illegal": 0, "error": 0}
+    assert result.forfeits["time"] == 3
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragments"),
+    [
+        ("test_raise:after=1", ["RuntimeError: boom after 1 moves"]),
+        ("test_crash", ["process ended", "exit code 3"]),
+    ],
+)
+def test_an_agent_that_fails_loses_with_the_error_recorded(spec, fragments):
+    result = play_match("tictactoe", (spec, "greedy"), games=2, time_limit=FAST, progress=False)
+    assert [r["game_index"] for r in result.records] == [0, 1]  # the match went on
+    for record in result.records:
+        check_complete(record)
+        assert (record["reason"], record["forfeit"], record["winner"]) == ("error", 0, 1)
+        for fragment in fragments:
+            assert fragment in record["error"]
+    if spec.startswith("test_raise"):
+        assert "raise RuntimeError" in result.records[0]["traceback"]
+    assert result.stats[1].total.wins == 2
+
+
+def test_a_slow_move_loses_on_time_even_in_process():
+    result = play_match(
+        "tictactoe", ("random", "test_sleepy:delay=0.3"), games=2, time_limit=0.1,
+        progress=False, isolate=False,
+    )  # fmt: skip
+    assert [(r["reason"], r["forfeit"]) for r in result.records] == [("time", 1), ("time", 1)]
+
+
+@pytest.mark.parametrize("kind", ["occupied", "range", "type"])
+def test_three_illegal_moves_in_a_row_lose(kind):
+    spec = f"test_illegal:per_turn=3,kind={kind}"
+    result = play_match("reversi", ("random", spec), games=1, board_size=4, progress=False,
+                        time_limit=FAST, isolate=kind != "occupied")  # fmt: skip
+    record = result.records[0]
+    check_complete(record)
+    assert (record["reason"], record["forfeit"], record["scores"]) == ("illegal", 1, [1.0, 0.0])
+    attempts = record["illegal_attempts"]
+    assert len(attempts) == 3
+    assert {a["agent"] for a in attempts} == {1}
+    assert {a["ply"] for a in attempts} == {1}  # all at its first turn (random moved first)
+    if kind == "type":
+        assert attempts[0]["action"] is None
+        assert attempts[0]["name"] == "'d3'"
+    elif kind == "range":
+        assert attempts[0]["action"] == 4 * 4 + 1 + 5
+    else:
+        assert attempts[0]["name"] == action_name(attempts[0]["action"], 4)
+    assert "3 illegal moves" in record["error"]
+    assert result.stats[1].illegal_attempts == 3
+
+
+def test_one_or_two_illegal_moves_are_reported_but_not_forfeited():
+    result = play_match(
+        "reversi", ("test_illegal:per_turn=1", "test_illegal:per_turn=2"), games=2,
+        board_size=4, time_limit=FAST, progress=False,
+    )  # fmt: skip
+    for record in result.records:
+        check_complete(record)
+        assert record["reason"] == "normal"
+        turns = record["move_agents"]
+        attempts = record["illegal_attempts"]
+        for agent, per_turn in ((0, 1), (1, 2)):
+            mine = [a for a in attempts if a["agent"] == agent]
+            # on 4x4 every turn has an occupied square to try: per_turn attempts each turn
+            assert len(mine) == per_turn * turns.count(agent)
+            plies = [a["ply"] for a in mine]
+            assert all(plies.count(p) == per_turn for p in set(plies))
+    assert result.stats[0].illegal_attempts > 0 and result.stats[1].illegal_attempts > 0
+    assert result.forfeits == {"time": 0, "illegal": 0, "error": 0}
+
+
+# --- reproducibility ------------------------------------------------------------------------------
+
+
+def test_same_seed_same_records_with_one_or_two_workers(tmp_path):
+    agents = ("mcts:simulations=30", "random")
+    kwargs = {"games": 4, "board_size": 6, "time_limit": FAST, "progress": False, "seed": 7}
+    one = play_match("reversi", agents, workers=1, out=tmp_path / "one.jsonl", **kwargs)
+    two = play_match("reversi", agents, workers=2, out=tmp_path / "two.jsonl", **kwargs)
+    assert [without_timing(r) for r in one.records] == [without_timing(r) for r in two.records]
+    written = sorted(read_records(tmp_path / "two.jsonl"), key=lambda r: r["game_index"])
+    assert [without_timing(r) for r in written] == [without_timing(r) for r in one.records]
+    assert [r["first"] for r in one.records] == [0, 1, 0, 1]  # colours alternate
+    assert len({r["seed"] for r in one.records}) == 4
+    other = play_match("reversi", agents, **{**kwargs, "seed": 8}, isolate=False)
+    assert [r["moves"] for r in other.records] != [r["moves"] for r in one.records]
+    # in-process games are the same games as isolated ones
+    again = play_match("reversi", agents, **kwargs, isolate=False)
+    assert [without_timing(r) for r in again.records] == [without_timing(r) for r in one.records]
+
+
+def test_paired_openings_share_the_opening_with_colours_swapped():
+    result = play_match("reversi", ("random", "greedy"), games=4, board_size=6, progress=False,
+                        pair_openings=True, isolate=False)  # fmt: skip
+    records = result.records
+    assert records[0]["opening_plies"] == 4
+    assert records[0]["moves"][:4] == records[1]["moves"][:4]
+    assert records[2]["moves"][:4] == records[3]["moves"][:4]
+    assert records[0]["moves"][:4] != records[2]["moves"][:4]
+    assert records[0]["move_agents"][:4] == [None] * 4
+    assert (records[0]["first"], records[1]["first"]) == (0, 1)
+
+
+def test_a_killed_run_resumes_with_every_game_exactly_once(tmp_path):
+    out = tmp_path / "run.jsonl"
+    args = dict(games=10, time_limit=FAST, progress=False)
+    script = (
+        f"import sys; sys.path.insert(0, {str(TESTS)!r})\n"
+        "import test_arena; test_arena.register_test_agents()\n"
+        "from boardzoo.arena import play_match\n"
+        "if __name__ == '__main__':\n"
+        f"    play_match('tictactoe', ('test_sleepy:delay=0.05', 'random'), out={str(out)!r}, "
+        f"**{args!r})\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and len(out.read_text().splitlines()) >= 3):
+            assert process.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "the run wrote nothing"
+            time.sleep(0.02)
+        process.kill()
+    finally:
+        process.wait(30)
+    before = lines(out)
+    assert 3 <= len(before) < 10
+    with open(out, "a") as file:  # a line cut short by the kill
+        file.write('{"game": "tictactoe", "mov')
+    with pytest.raises(RecordError, match=r"line \d+: incomplete last line"):
+        read_records(out)
+
+    resumed = play_match("tictactoe", ("test_sleepy:delay=0.05", "random"), out=out, resume=True,
+                         **args)  # fmt: skip
+    written = read_records(out)
+    assert sorted(r["game_index"] for r in written) == list(range(10))
+    assert [without_timing(r) for r in written[: len(before)]] == [
+        without_timing(r) for r in before
+    ]
+    assert [r["game_index"] for r in resumed.records] == list(range(10))
+    fresh = play_match("tictactoe", ("test_sleepy:delay=0.05", "random"), isolate=False, **args)
+    assert [without_timing(r) for r in resumed.records] == [
+        without_timing(r) for r in fresh.records
+    ]
+    # resuming a finished run plays nothing
+    play_match("tictactoe", ("test_sleepy:delay=0.05", "random"), out=out, resume=True, **args)
+    assert len(read_records(out)) == 10
+
+
+def test_resume_refuses_a_file_of_another_match(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("tictactoe", ("random", "greedy"), games=2, out=out, progress=False, isolate=False)
+    with pytest.raises(FileExistsError, match="resume"):
+        play_match("tictactoe", ("random", "greedy"), games=2, out=out, progress=False)
+    for change, fragment in [
+        ({"seed": 1}, "match_seed=0 where this run has match_seed=1"),
+        ({"time_limit": 5.0}, "time_limit"),
+        ({"agents": ("greedy", "random")}, "agents"),
+    ]:
+        kwargs = {"agents": ("random", "greedy"), "games": 4, **change}
+        with pytest.raises(MatchSettingsError, match=fragment):
+            play_match("tictactoe", out=out, resume=True, progress=False, isolate=False, **kwargs)
+    # more games with the same settings: only the new ones are played
+    result = play_match("tictactoe", ("random", "greedy"), games=4, out=out, resume=True,
+                        progress=False, isolate=False)  # fmt: skip
+    assert result.games == 4 and len(read_records(out)) == 4
+
+
+def test_bad_arguments_fail_before_any_game(tmp_path):
+    out = tmp_path / "never.jsonl"
+    with pytest.raises(AgentSpecError, match="unknown agent 'minimax'"):
+        play_match("reversi", ("random", "minimax"), out=out, progress=False)
+    assert not out.exists()
+    with pytest.raises(ValueError, match="board_size"):
+        play_match("reversi", ("random", "greedy"), board_size=5, progress=False)
+    with pytest.raises(ValueError, match="unknown game"):
+        play_match("chess", ("random", "greedy"), progress=False)
+    with pytest.raises(ValueError, match="workers=1"):
+        play_match("tictactoe", (RandomAgent(seed=0), "random"), workers=2, progress=False)
+    with pytest.raises(ValueError, match="resume"):
+        play_match("tictactoe", ("random", "greedy"), resume=True, progress=False)
+
+
+def test_agent_objects_play_in_process():
+    result = play_match("tictactoe", (RandomAgent(seed=1), RandomAgent(seed=2)), games=4,
+                        progress=False)  # fmt: skip
+    assert result.agents == ("RandomAgent", "RandomAgent")
+    assert result.records[0]["agent_configs"][0]["class"].endswith(":RandomAgent")
+    assert sum(s.total.games for s in result.stats) == 8
+
+
+# --- records and reports --------------------------------------------------------------------------
+
+
+def test_malformed_lines_are_reported_with_their_number(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    good = json.dumps({"game": "tictactoe", "board_size": 3, "moves": [4, 0, 8]})
+    path.write_text(good + "\n\n" + good + "\n{not json\n" + good + "\n")
+    with pytest.raises(RecordError, match=r"bad.jsonl, line 4: not valid JSON"):
+        read_records(path)
+    path.write_text(good + "\n" + json.dumps({"game": "tictactoe", "moves": [1.5]}) + "\n")
+    with pytest.raises(RecordError, match="line 2: 'moves' must be a list of actions"):
+        read_records(path)
+    path.write_text(good + "\n[1, 2]\n")
+    with pytest.raises(RecordError, match="line 2: expected a JSON object"):
+        read_records(path)
+    path.write_text('{"game": "tictactoe", "moves": [], "x": NaN}\n')
+    with pytest.raises(RecordError, match="line 1"):
+        read_records(path)
+    with pytest.raises(RecordError, match="does not exist"):
+        read_records(tmp_path / "missing.jsonl")
+    with pytest.raises(RecordError, match="folder"):
+        read_records(tmp_path)
+    path.write_text(good + "\n")
+    assert read_records(path) == [json.loads(good)]
+
+
+def test_results_and_reports_add_up():
+    result = play_match("reversi", ("greedy", "random"), games=6, board_size=4, progress=False,
+                        isolate=False, seed=3)  # fmt: skip
+    a, b = result.stats
+    assert a.total.games == b.total.games == 6
+    assert (a.total.wins, a.total.draws, a.total.losses) == (b.total.losses, b.total.draws,
+                                                             b.total.wins)  # fmt: skip
+    assert a.as_first.games == a.as_second.games == 3
+    assert a.moves == sum(r["move_agents"].count(0) for r in result.records)
+    assert result.score == pytest.approx(a.total.score)
+    assert result.score_interval[0] <= result.score <= result.score_interval[1]
+    assert result.elo_interval[0] <= result.elo <= result.elo_interval[1]
+    text = render_match(result)
+    assert "greedy" in text and "as black" in text and "Elo difference" in text
+    markdown = render_match(result, markdown=True)
+    assert markdown.startswith("## reversi 4x4") and "|---" in markdown
+    assert match_table(result).row_count == 2
+
+
+def test_a_tournament_rates_every_agent_and_writes_its_files(tmp_path):
+    agents = ["random", "greedy", "alphabeta:depth=9"]
+    result = tournament("tictactoe", agents, games_per_pair=4, out_dir=tmp_path, progress=False,
+                        time_limit=FAST, workers=2)  # fmt: skip
+    assert len(result.records) == 12
+    assert {tuple(r["agents"]) for r in result.records} == {
+        ("random", "greedy"), ("alphabeta:depth=9", "random"), ("greedy", "alphabeta:depth=9"),
+    }  # fmt: skip
+    for agent in agents:  # colours balanced
+        assert result.stats[agent].as_first.games == result.stats[agent].as_second.games == 4
+    assert result.elo is not None
+    assert result.elo.ratings["random"] == 0.0
+    assert result.elo.ratings["alphabeta:depth=9"] > result.elo.ratings["random"]
+    assert result.standings()[0] == "alphabeta:depth=9"  # perfect play never loses
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "games.jsonl", "ratings.csv", "ratings.md", "ratings.png",
+    ]  # fmt: skip
+    csv_lines = (tmp_path / "ratings.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("rank,agent,elo,elo_low,elo_high")
+    assert csv_lines[1].split(",")[1] == "alphabeta:depth=9"
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Crosstable" in (tmp_path / "ratings.md").read_text()
+    assert "alphabeta:depth=9" in render_tournament(result)
+    # resuming a finished tournament plays nothing and gives the same result
+    again = tournament("tictactoe", agents, games_per_pair=4, out_dir=tmp_path, progress=False,
+                       time_limit=FAST, resume=True, isolate=False)  # fmt: skip
+    assert len(read_records(tmp_path / "games.jsonl")) == 12
+    assert again.elo is not None and again.elo.ratings == result.elo.ratings
+    with pytest.raises(MatchSettingsError, match="time_limit"):
+        tournament("tictactoe", agents, games_per_pair=4, out_dir=tmp_path, progress=False,
+                   time_limit=1.0, resume=True)  # fmt: skip
+    with pytest.raises(ValueError, match="distinct"):
+        tournament("tictactoe", ["random", "random"], progress=False)

@@ -1,0 +1,250 @@
+"""The pygame window, driven headless by posted mouse and key events (SDL's dummy video driver)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pygame
+import pytest
+
+from boardzoo.agents import Agent, MCTSAgent
+from boardzoo.agents.base import env_state
+from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.ui import GameWindow, run_gui
+
+# Black must pass after these moves on 4x4 (White holds the rest of the reachable squares).
+BLACK_MUST_PASS_4X4 = [4, 0, 14, 13, 8, 12, 1, 2]
+
+
+class FirstMoveAgent(Agent):
+    """Plays the lowest legal action (optionally after sleeping), counting its calls."""
+
+    name = "first"
+
+    def __init__(self, sleep: float = 0.0) -> None:
+        self.sleep = sleep
+        self.calls = 0
+        self.threads: list[str] = []
+
+    def act(self, env: Any) -> int:
+        self.calls += 1
+        self.threads.append(threading.current_thread().name)
+        if self.sleep:
+            time.sleep(self.sleep)
+        return env_state(env).legal_actions()[0]
+
+
+@pytest.fixture
+def make_window():
+    windows: list[GameWindow] = []
+
+    def make(game: str, players: tuple, **options: Any) -> GameWindow:
+        options.setdefault("fps", 240)
+        options.setdefault("screen_size", 360)
+        window = GameWindow(game, players, **options)
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+
+
+def click(window: GameWindow, row: int, col: int) -> None:
+    """Post a left click on the centre of a square."""
+    pos = window.geometry.square_center(row, col)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+
+
+def press(key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+
+
+def run_until(window: GameWindow, done: Callable[[], bool], max_frames: int = 600) -> int:
+    """Step until ``done()``; fail after ``max_frames``. Returns the frames it took."""
+    for frame in range(max_frames):
+        window.step()
+        if done():
+            return frame + 1
+    raise AssertionError(f"not done after {max_frames} frames")
+
+
+def human_to_move(window: GameWindow) -> Callable[[], bool]:
+    return lambda: window.session.is_human_turn() and not window.thinking
+
+
+def test_tictactoe_game_against_an_agent_until_the_banner(make_window):
+    agent = FirstMoveAgent()
+    window = make_window("tictactoe", ("human", agent))
+    window.step()
+    click(window, 1, 1)  # X in the centre (action 4)
+    run_until(window, lambda: window.session.ply == 2)
+    assert window.session.actions == [4, 0]  # the agent answered in a1
+    assert agent.threads == ["boardzoo-ai"]  # act() ran in the background thread
+
+    click(window, 0, 0)  # taken by O: refused with a message in the window
+    window.step()
+    assert window.session.ply == 2
+    assert window.message == "Illegal move: 0 (a1) is taken"
+    before = window.screenshot()
+
+    click(window, 0, 2)  # X: 4, 2; O: 0, then 1; X completes the 2-4-6 diagonal
+    run_until(window, lambda: window.session.ply == 4)
+    assert window.session.actions[-1] == 1
+    assert window.banner_frames == 0
+    click(window, 2, 0)
+    run_until(window, lambda: window.banner_frames >= 2)
+
+    state = window.session.state
+    assert state.is_terminal() and state.winner == 0
+    assert agent.calls == 2
+    # The banner darkens the middle of the board, which was light before.
+    x, y = window.geometry.square_center(1, 0)
+    after = window.screenshot()
+    assert before[y, x - 30].mean() > 200
+    assert after[y, x - 30].mean() < 90
+    click(window, 2, 2)  # clicks after the end are refused
+    window.step()
+    assert "game is over" in window.message
+
+
+def test_clicks_while_the_agent_thinks_are_refused_and_frames_keep_coming(make_window):
+    agent = FirstMoveAgent(sleep=0.6)
+    window = make_window("tictactoe", (agent, "human"), fps=60)
+    start = time.perf_counter()
+    frames = run_until(window, lambda: window.thinking)
+    click(window, 1, 1)
+    press(pygame.K_a)  # keys are handled at once, the search going on
+    window.step()
+    assert window.messages[-2:] == ["Please wait: X is thinking", "Analysis on"]
+    assert window.analysis is True
+    frames = run_until(window, lambda: window.session.ply == 1, max_frames=400)
+    seconds = time.perf_counter() - start
+    assert seconds >= 0.55
+    # About 60 frames a second went on while act() slept: the window stayed responsive.
+    assert window.thinking_frames >= 15
+    assert frames >= 15
+    assert window.session.state.square_owner(0, 0) == 0
+
+
+def test_undo_goes_back_to_the_humans_previous_turn(make_window):
+    window = make_window("tictactoe", (FirstMoveAgent(), "human"))
+    run_until(window, human_to_move(window))
+    assert window.session.actions == [0]
+    click(window, 1, 1)
+    run_until(window, lambda: window.session.ply == 3)
+    assert window.session.actions == [0, 4, 1]
+
+    press(pygame.K_u)
+    window.step()
+    assert window.session.actions == [0]  # the human's move and the answer are taken back
+    assert window.session.is_human_turn()
+    press(pygame.K_u)  # the start is the agent's turn: nothing to go back to
+    window.step()
+    assert window.message == "Nothing to undo"
+    assert window.session.actions == [0]
+
+    click(window, 2, 2)
+    run_until(window, lambda: window.session.ply == 3)
+    assert window.session.actions == [0, 8, 1]
+    press(pygame.K_n)
+    run_until(window, lambda: window.session.ply == 1)  # a new game: the agent opens again
+    assert window.session.actions == [0]
+
+
+def test_undo_while_the_agent_thinks_drops_its_move(make_window):
+    agent = FirstMoveAgent(sleep=0.25)
+    window = make_window("tictactoe", ("human", agent), fps=120)
+    window.step()
+    click(window, 1, 1)
+    run_until(window, lambda: window.thinking)
+    press(pygame.K_u)
+    window.step()
+    assert window.session.actions == []
+    run_until(window, lambda: not window.thinking, max_frames=200)
+    assert window.session.actions == []  # the stale answer was not played
+    assert agent.calls == 1
+
+
+def test_reversi_pass_button(make_window):
+    window = make_window("reversi", ("human", "human"), board_size=4)
+    assert window._pass_button_rect() is None
+    for action in BLACK_MUST_PASS_4X4:
+        window.session.play(action)
+    window.step()
+    state = window.session.state
+    assert isinstance(state, ReversiState) and state.must_pass()
+    click(window, 0, 3)  # an empty square: refused, pass instead
+    window.step()
+    assert "press Pass" in window.message
+    button = window._pass_button_rect()
+    assert button is not None and button.top >= window.panel_top  # drawn below the board
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=button.center, button=1))
+    window.step()
+    assert window.session.last_action == 16
+    assert window.session.state.current_player == 1
+    assert window._pass_button_rect() is None
+
+
+def test_reversi_illegal_square_and_quit_key(make_window):
+    window = make_window("reversi", ("human", "human"))
+    window.step()
+    click(window, 0, 0)  # a1 flips nothing
+    window.step()
+    assert window.message.startswith("Illegal move: a1")
+    click(window, 2, 3)  # d3
+    window.step()
+    assert window.session.actions == [19]
+    press(pygame.K_ESCAPE)
+    assert window.step() is False
+
+
+def test_analysis_overlay_shows_the_search(make_window):
+    agent = MCTSAgent(simulations=400, seed=0)
+    window = make_window("reversi", ("human", agent), board_size=6, analysis=False)
+    window.step()
+    click(window, 1, 2)  # c2
+    run_until(window, human_to_move(window))
+    info = agent.last_search
+    assert info is not None
+    assert "White played" in window._status_line()[0]
+    assert "win rate" in window._status_line()[0]
+    plain = window.screenshot()
+    press(pygame.K_a)
+    window.step()
+    shown = window.screenshot()
+    assert window.analysis
+    # Every candidate of the search but the move played is an empty square, now with a tag.
+    size = window.session.state.size
+    for move in info.moves:
+        if move.action in (info.action, size * size) or move.visits == 0:
+            continue
+        x, y = window.geometry.square_center(*divmod(move.action, size))
+        patch = np.s_[y - 8 : y + 8, x - 8 : x + 8]
+        assert not np.array_equal(plain[patch], shown[patch])
+
+
+def test_run_gui_between_two_agents_ends_the_game():
+    state = run_gui(
+        "tictactoe", ("random", "random"), seed=3, screen_size=240, max_frames=60, watch_delay=0
+    )
+    assert isinstance(state, TicTacToeState)
+    assert state.is_terminal()
+    assert not pygame.display.get_init()  # the window is closed
+
+
+def test_bad_players_are_refused():
+    with pytest.raises(ValueError, match="two players"):
+        GameWindow("tictactoe", ("human",))
+    with pytest.raises(ValueError, match="unknown agent"):
+        GameWindow("tictactoe", ("human", "nobody"))
