@@ -79,3 +79,52 @@ def test_bench_quick_prints_the_figures():
     assert result.returncode == 0, result.stderr
     for fragment in ("perft(9)", "playouts", "MCTS reversi", "tictactoe_v3"):
         assert fragment in result.stdout
+
+
+def test_arena_then_replay_and_gif(tmp_path):
+    records = tmp_path / "m1.jsonl"
+    result = boardzoo(
+        "arena", "reversi", "mcts:simulations=50", "greedy", "--games", "2", "--size", "4",
+        "--out", str(records), "--no-progress",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "mcts:simulations=50" in result.stdout and "Elo difference" in result.stdout
+    lines = records.read_text().splitlines()
+    assert len(lines) == 2 and {json.loads(line)["game_index"] for line in lines} == {0, 1}
+
+    again = boardzoo("arena", "reversi", "random", "greedy", "--out", str(records), "--games", "1")
+    assert_user_error(again, "already holds games", "--resume")
+
+    shown = boardzoo("replay", str(records), "--game", "1", "--ui", "text", "--delay", "0")
+    assert shown.returncode == 0, shown.stderr
+    assert "Result:" in shown.stdout
+    gif = tmp_path / "g.gif"
+    written = boardzoo("replay", str(records), "--game", "0", "--gif", str(gif))
+    assert written.returncode == 0, written.stderr
+    assert gif.stat().st_size > 0
+    assert_user_error(boardzoo("replay", str(records), "--game", "5"), "holds games 0..1")
+
+
+def test_tournament_writes_tables_and_plot(tmp_path):
+    out = tmp_path / "t1"
+    result = boardzoo(
+        "tournament", "tictactoe", "random", "alphabeta", "mcts:simulations=100",
+        "--games", "2", "--out", str(out), "--no-progress",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert {"games.jsonl", "ratings.csv", "ratings.md", "ratings.png"} <= {
+        p.name for p in out.iterdir()
+    }
+    assert "alphabeta" in (out / "ratings.md").read_text()
+
+
+def test_play_in_the_terminal_with_typed_moves():
+    script = "e5\nb2\n1\n2\n3\n5\n7\n8\n6\nquit\n"  # bad, illegal-later, then squares
+    result = subprocess.run(
+        [sys.executable, "-m", "boardzoo", "play", "tictactoe", "--x", "human", "--o",
+         "alphabeta", "--ui", "text"],
+        input=script, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Unknown square 'e5'" in result.stdout
