@@ -112,9 +112,13 @@ def _check_specs(specs: Sequence[str]) -> None:
             parse_spec(spec)
 
 
-def _check_positive(name: str, value: float) -> None:
-    if value <= 0:
-        raise UserError(f"{name} must be positive, got {value}")
+def _check_match_options(args: argparse.Namespace) -> None:
+    """The specs and counts of ``arena`` and ``tournament``, checked before any game starts."""
+    _check_specs(args.agents)
+    for name in ("games", "workers", "time_limit"):
+        if getattr(args, name) <= 0:
+            flag = "--" + name.replace("_", "-")
+            raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -134,9 +138,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from boardzoo.arena import play_match, render_match
 
-    _check_specs(args.agents)
-    for name in ("games", "workers", "time_limit"):
-        _check_positive(f"--{name.replace('_', '-')}", getattr(args, name))
+    _check_match_options(args)
     result = play_match(
         args.game,
         tuple(args.agents),
@@ -158,9 +160,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     if len(args.agents) < 2:
         raise UserError("a tournament needs at least two agents")
-    _check_specs(args.agents)
-    for name in ("games", "workers", "time_limit"):
-        _check_positive(f"--{name.replace('_', '-')}", getattr(args, name))
+    _check_match_options(args)
     result = tournament(
         args.game,
         args.agents,
