@@ -1,7 +1,8 @@
-"""Registers the environments in PettingZoo's registry (done on ``import boardzoo``)."""
+"""Registers the environments with PettingZoo and Gymnasium (done on ``import boardzoo``)."""
 
 from __future__ import annotations
 
+import gymnasium
 import pettingzoo
 
 AEC_ENVS = {
@@ -10,11 +11,21 @@ AEC_ENVS = {
 }
 
 
+GYMNASIUM_ENVS = {
+    "boardzoo/Reversi-v0": "boardzoo.envs.single_agent:ReversiSingleAgentEnv",
+    "boardzoo/TicTacToe-v0": "boardzoo.envs.single_agent:TicTacToeSingleAgentEnv",
+}
+
+
 def register_envs() -> None:
-    """Add boardzoo's AEC envs to ``pettingzoo.make``; calling it again changes nothing."""
+    """Add boardzoo's AEC envs to ``pettingzoo.make`` and its single-agent envs to
+    ``gymnasium.make``; calling it again changes nothing."""
     for env_id, entry_point in AEC_ENVS.items():
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=entry_point)
+    for env_id, entry_point in GYMNASIUM_ENVS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point)
 
 
 def make_env(game: str, board_size: int = 8, **kwargs):
