@@ -9,6 +9,7 @@ from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveStats, SearchInfo
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.agents.registry import AgentSpecError, make_agent, parse_spec, register_agent
+from boardzoo.agents.sb3_agent import SB3Agent
 
 __all__ = [
     "BYTES_PER_NODE",
@@ -21,6 +22,7 @@ __all__ = [
     "MCTSAgent",
     "MoveStats",
     "RandomAgent",
+    "SB3Agent",
     "SearchInfo",
     "env_state",
     "make_agent",

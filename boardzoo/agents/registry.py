@@ -24,6 +24,7 @@ AGENT_CLASSES: dict[str, str] = {
     "greedy": "boardzoo.agents.greedy:GreedyAgent",
     "alphabeta": "boardzoo.agents.alphabeta:AlphaBetaAgent",
     "mcts": "boardzoo.agents.mcts.agent:MCTSAgent",
+    "sb3": "boardzoo.agents.sb3_agent:SB3Agent",
 }
 # Constructor arguments that a spec cannot set (functions, objects).
 _NOT_FROM_TEXT = {"seed", "prior_fn", "value_fn"}

@@ -1,0 +1,101 @@
+"""stable-baselines3 on the single-agent envs, and trained models as players."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+
+import boardzoo  # noqa: F401 (registers the ids)
+from boardzoo.agents import MCTSAgent, make_agent
+from boardzoo.agents.sb3_agent import SB3Agent
+from boardzoo.games import ReversiState, TicTacToeState
+
+
+def win_rate(policy, episodes: int = 200, seed: int = 1000) -> float:
+    """Share of TicTacToe games won against the random opponent (colours drawn per episode)."""
+    env = gym.make("boardzoo/TicTacToe-v0", opponent="random")
+    wins = 0
+    for episode in range(episodes):
+        obs, _ = env.reset(seed=seed + episode)
+        done = False
+        while not done:
+            action = policy(obs, env.unwrapped.action_masks(), episode)
+            obs, reward, done, _, _ = env.step(int(action))
+        wins += reward > 0
+    return wins / episodes
+
+
+@pytest.fixture(scope="module")
+def trained_model(tmp_path_factory):
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = gym.make("boardzoo/TicTacToe-v0", opponent="random")
+    model = MaskablePPO("MlpPolicy", env, seed=0, n_steps=512, batch_size=64, verbose=0)
+    model.learn(15_000)
+    path = tmp_path_factory.mktemp("models") / "ttt_ppo.zip"
+    model.save(path)
+    return model, path
+
+
+def test_maskable_ppo_learns_to_beat_the_random_opponent(trained_model):
+    model, _ = trained_model
+    rng = np.random.default_rng(0)
+    random_policy = win_rate(lambda obs, mask, _: rng.choice(np.flatnonzero(mask)))
+    trained = win_rate(
+        lambda obs, mask, _: model.predict(obs, action_masks=mask, deterministic=True)[0]
+    )
+    assert trained >= 0.65 and trained >= random_policy + 0.2, (trained, random_policy)
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_sb3_agent_plays_legal_moves_only(trained_model, deterministic):
+    _, path = trained_model
+    agent = make_agent(f"sb3:path={path},deterministic={str(deterministic).lower()}", seed=0)
+    assert isinstance(agent, SB3Agent)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        state = TicTacToeState()
+        while not state.is_terminal():
+            if state.current_player == 0:
+                action = agent.act(state)
+            else:
+                action = int(rng.choice(state.legal_actions()))
+            assert state.is_legal(action)
+            state = state.apply(action)
+
+
+def test_an_unmasked_ppo_model_is_masked_by_the_agent(tmp_path):
+    from stable_baselines3 import PPO
+
+    env = gym.make("boardzoo/Reversi-v0", board_size=4)
+    model = PPO("MlpPolicy", env, seed=0, n_steps=64, batch_size=32, verbose=0).learn(64)
+    model.save(tmp_path / "ppo.zip")
+    agent = SB3Agent(str(tmp_path / "ppo.zip"))
+    state = ReversiState.initial(4)
+    while not state.is_terminal():
+        action = agent.act(state)
+        assert state.is_legal(action)
+        state = state.apply(action)
+
+
+def test_the_trained_policy_plugs_into_puct(trained_model):
+    _, path = trained_model
+    sb3 = SB3Agent(str(path))
+    prior = sb3.prior(TicTacToeState())
+    assert prior.shape == (9,) and np.isclose(prior.sum(), 1.0)
+    assert -1.0 <= sb3.value(TicTacToeState()) <= 1.0
+    mcts = MCTSAgent(simulations=50, prior_fn=sb3.prior, value_fn=sb3.value, seed=0)
+    state = TicTacToeState.from_text("X X .\nO O .\n. . .")
+    assert mcts.search(state).action == 2
+
+
+def test_bad_model_files_are_clear_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no SB3 model"):
+        SB3Agent(str(tmp_path / "missing.zip"))
+    junk = tmp_path / "junk.zip"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="is not a model of"):
+        SB3Agent(str(junk))
