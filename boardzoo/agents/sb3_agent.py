@@ -75,6 +75,16 @@ class SB3Agent(Agent):
         self.model = load_model(path, algo)
         self._rng = make_rng(seed)
 
+    @classmethod
+    def from_model(cls, model: Any, deterministic: bool = True, seed: Seed = None) -> SB3Agent:
+        """Wrap a model object in memory (no file), e.g. during training."""
+        agent = cls.__new__(cls)
+        agent.path = "<in memory>"
+        agent.deterministic = bool(deterministic)
+        agent.model = model
+        agent._rng = make_rng(seed)
+        return agent
+
     def act(self, env: Any) -> int:
         state = env_state(env)
         legal = legal_or_raise(state)

@@ -1,0 +1,166 @@
+"""Train an RL baseline on a boardzoo game with stable-baselines3 (one file, CleanRL style).
+
+    python experiments/train_baseline.py --game reversi --algo maskable_ppo \
+        --opponent self_play --steps 1000000
+    python experiments/train_baseline.py --game tictactoe --algo dqn --steps 50000
+    python experiments/train_baseline.py --quick          # a smoke run of a few thousand steps
+
+Algorithms: MaskablePPO (sb3-contrib, illegal actions masked) and DQN (SB3; an illegal action
+ends the episode with -1, so it learns to avoid them). Opponents: any agent spec (random, greedy,
+``mcts:simulations=20``, ...) or ``self_play``: a pool of the learner's own past snapshots (plus
+the random player), one drawn per episode. Every ``--eval-every`` steps the policy plays
+``--eval-episodes`` games against each of ``--eval-opponents`` (legal moves only, deterministic)
+and the win rates are appended to ``evaluations.csv``; a checkpoint is saved at the same time.
+The final model is ``model.zip`` in the run folder, with ``learning_curve.png``.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from boardzoo.experiment import arg, parse_args, run_folder, seed_everything
+
+ALGOS = ("maskable_ppo", "dqn")
+
+
+@dataclass(frozen=True)
+class Args:
+    game: str = arg("tictactoe", "reversi or tictactoe")
+    board_size: int = arg(6, "Reversi board size: 4, 6 or 8")
+    algo: str = arg("maskable_ppo", "maskable_ppo or dqn")
+    opponent: str = arg("random", "an agent spec, or self_play")
+    steps: int = arg(100_000, "environment steps to train")
+    seed: int = arg(0, "seeds the learner, the opponents and the evaluations")
+    policy: str = arg("mlp", "mlp, or cnn (boardzoo.rl.BoardCNN, for small boards)")
+    eval_every: int = arg(10_000, "steps between evaluations and checkpoints")
+    eval_episodes: int = arg(50, "games against each evaluation opponent")
+    eval_opponents: tuple[str, ...] = arg(
+        ("random", "greedy", "mcts:simulations=100"), "agent specs to evaluate against"
+    )
+    snapshot_every: int = arg(20_000, "self_play: steps between snapshots added to the pool")
+    pool_size: int = arg(5, "self_play: snapshots kept in the pool")
+    out: str = arg("runs", "folder that receives the run folder")
+    quick: bool = arg(False, "a smoke run: few steps, small evaluations")
+
+
+def check(args: Args) -> Args:
+    from boardzoo.agents.registry import parse_spec
+    from boardzoo.games.catalog import check_game
+
+    check_game(args.game)
+    if args.algo not in ALGOS:
+        raise SystemExit(f"--algo must be one of {', '.join(ALGOS)}, got {args.algo!r}")
+    if args.policy not in ("mlp", "cnn"):
+        raise SystemExit(f"--policy must be mlp or cnn, got {args.policy!r}")
+    for spec in (*args.eval_opponents, *([] if args.opponent == "self_play" else [args.opponent])):
+        parse_spec(spec)
+    if args.quick:
+        return Args(**{**asdict(args), "steps": 3000, "eval_every": 1500, "eval_episodes": 6,
+                       "snapshot_every": 1000, "eval_opponents": ("random", "greedy")})  # fmt: skip
+    return args
+
+
+def make_model(args: Args, env):
+    policy_kwargs = {}
+    if args.policy == "cnn":
+        from boardzoo.rl import BoardCNN
+
+        policy_kwargs = {"features_extractor_class": BoardCNN}
+    if args.algo == "maskable_ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=512, batch_size=64,
+                           policy_kwargs=policy_kwargs, verbose=0)  # fmt: skip
+    from stable_baselines3 import DQN
+
+    return DQN("MlpPolicy", env, seed=args.seed, learning_starts=min(1000, args.steps // 4),
+               exploration_fraction=0.3, policy_kwargs=policy_kwargs, verbose=0)  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = check(parse_args(Args, argv, description=__doc__.splitlines()[0]))
+    seed_everything(args.seed)
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from boardzoo.agents.sb3_agent import SB3Agent
+    from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
+    from boardzoo.rl import evaluate_policy_vs
+
+    torch.set_num_threads(1)
+    folder = run_folder(args.out, "train_baseline", args.game, args.seed, args)
+    (folder / "checkpoints").mkdir()
+    opponent = ["random"] if args.opponent == "self_play" else args.opponent
+    env = BoardGameSingleAgentEnv(args.game, opponent=opponent, board_size=args.board_size)
+    env.reset(seed=args.seed)
+    model = make_model(args, env)
+    rows_path = folder / "evaluations.csv"
+    fields = ["step", "seconds", "opponent", "win", "draw", "loss", "score"]
+    with rows_path.open("w", newline="") as sink:
+        csv.writer(sink).writerow(fields)
+    start = time.perf_counter()
+
+    class Periodic(BaseCallback):
+        """Evaluations, checkpoints and self-play snapshots every so many steps."""
+
+        def _on_step(self) -> bool:
+            step = self.num_timesteps
+            if args.opponent == "self_play" and step % args.snapshot_every == 0:
+                path = folder / "checkpoints" / f"snapshot_{step}.zip"
+                self.model.save(path)
+                pool = env.opponent_pool
+                pool.append(SB3Agent(str(path), deterministic=False, seed=args.seed + step))
+                del pool[1 : max(1, len(pool) - args.pool_size)]  # keep random + the newest
+            if step % args.eval_every == 0:
+                evaluate(step)
+            return True
+
+    def evaluate(step: int) -> None:
+        model.save(folder / "checkpoints" / f"model_{step}.zip")
+        with rows_path.open("a", newline="") as sink:
+            writer = csv.writer(sink)
+            for spec in args.eval_opponents:
+                result = evaluate_policy_vs(model, args.game, spec, args.eval_episodes,
+                                            board_size=args.board_size, seed=10_000)  # fmt: skip
+                seconds = round(time.perf_counter() - start, 1)
+                writer.writerow([step, seconds, spec, *(result[k] for k in fields[3:])])
+                shares = " ".join(f"{k} {result[k]:.0%}" for k in ("win", "draw", "loss"))
+                print(f"step {step:>9,}: vs {spec:<24} {shares}", flush=True)
+
+    evaluate(0)
+    model.learn(args.steps, callback=Periodic())
+    if args.steps % args.eval_every:
+        evaluate(args.steps)
+    model.save(folder / "model.zip")
+    plot(rows_path, folder / "learning_curve.png", args)
+    print(f"saved {folder / 'model.zip'} in {time.perf_counter() - start:.0f} s")
+    return folder
+
+
+def plot(rows_path: Path, png: Path, args: Args) -> None:
+    """Win rate against each evaluation opponent over training steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with rows_path.open() as source:
+        rows = list(csv.DictReader(source))
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for spec in args.eval_opponents:
+        points = [(int(r["step"]), float(r["win"])) for r in rows if r["opponent"] == spec]
+        axes.plot(*zip(*points, strict=True), marker="o", label=f"vs {spec}")
+    title = f"{args.algo} on {args.game}, opponent {args.opponent}, seed {args.seed}"
+    axes.set(xlabel="training steps", ylabel="win rate", ylim=(-0.02, 1.02), title=title)
+    axes.grid(alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(png, dpi=120)
+    plt.close(figure)
+
+
+if __name__ == "__main__":
+    main()
