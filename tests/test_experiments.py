@@ -55,3 +55,14 @@ def test_bad_arguments_stop_with_a_message(tmp_path):
     assert result.returncode != 0
     assert "--algo must be one of maskable_ppo, dqn, got 'sac'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_mcts_scaling_quick(tmp_path):
+    folder = run_script("mcts_scaling.py", out=tmp_path)
+    assert folder.name.startswith("mcts_scaling-reversi-")
+    with (folder / "scaling.csv").open() as source:
+        rows = list(csv.DictReader(source))
+    assert len(rows) == 6  # 2 opponents x (2 simulation budgets + 1 time budget)
+    assert all(0.0 <= float(r["low"]) <= float(r["score"]) <= float(r["high"]) <= 1.0 for r in rows)
+    assert (folder / "scaling.png").stat().st_size > 0
+    assert len(list(folder.glob("*.jsonl"))) == 6
