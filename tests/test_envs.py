@@ -312,3 +312,15 @@ def test_human_render_without_audio(monkeypatch):
     assert not pygame.mixer.get_init()
     env.close()
     env.close()
+
+
+def test_deepcopy_and_pickle_after_a_pygame_render():
+    env = reversi_v0.env(board_size=4, render_mode="rgb_array")
+    env.reset()
+    env.step(env.unwrapped.get_state().legal_actions()[0])
+    first = env.render()
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert clone.unwrapped.get_state() == env.unwrapped.get_state()
+        np.testing.assert_array_equal(clone.render(), first)  # a new window, the same picture
+        clone.close()
+    env.close()

@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from boardzoo.envs.env_render import EnvRenderer
 from boardzoo.games import GameState
-
-RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
 class BoardGameEnv(AECEnv):
@@ -36,20 +34,14 @@ class BoardGameEnv(AECEnv):
         screen_size: int = 512,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be one of {[None, *RENDER_MODES]}, got {render_mode!r}"
-            )
-        if isinstance(screen_size, bool) or not isinstance(screen_size, int) or screen_size < 64:
-            raise ValueError(
-                f"screen_size must be an int of at least 64 pixels, got {screen_size!r}"
-            )
+        self._view = EnvRenderer(
+            render_mode, screen_size, self.metadata["name"], self.metadata["render_fps"]
+        )
         self._initial_state = initial_state
         self._game_state: GameState = initial_state()
         self._state_type = type(self._game_state)
         self.render_mode = render_mode
         self.screen_size = screen_size
-        self._renderer: Any = None  # created on the first pygame render
         self.last_action: int | None = None
 
         self.possible_agents = list(agent_names)
@@ -152,39 +144,12 @@ class BoardGameEnv(AECEnv):
         self.last_action = None
         self._sync_with_state()
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle and deepcopy everything but the pygame window, which is reopened on demand."""
-        data = self.__dict__.copy()
-        data["_renderer"] = None
-        return data
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__dict__.update(data)
-
     # --- rendering ----------------------------------------------------------------------------
 
     def render(self) -> np.ndarray | str | None:
         """Draw the game: a window ("human"), an RGB array ("rgb_array") or text ("ansi")."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        from boardzoo.envs import rendering
-
-        if self.render_mode == "ansi":
-            return rendering.ansi_board(self._game_state, self.last_action)
-        if self._renderer is None:
-            self._renderer = rendering.BoardRenderer(
-                self.render_mode,
-                screen_size=self.screen_size,
-                caption=self.metadata["name"],
-                fps=self.metadata["render_fps"],
-            )
-        return self._renderer.render(self._game_state, self.last_action)
+        return self._view.render(self._game_state, self.last_action)
 
     def close(self) -> None:
         """Release the window, if any; safe to call more than once."""
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        self._view.close()

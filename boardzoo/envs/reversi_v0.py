@@ -82,7 +82,8 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from boardzoo.envs.board_env import RENDER_MODES, BoardGameEnv
+from boardzoo.envs.board_env import BoardGameEnv
+from boardzoo.envs.env_render import RENDER_MODES
 from boardzoo.envs.wrappers import wrap_classic
 from boardzoo.games.reversi import ReversiState, check_board_size
 

@@ -45,7 +45,7 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.agents.base import Agent
-from boardzoo.envs.board_env import RENDER_MODES
+from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
 from boardzoo.games.catalog import check_game, initial_state
 from boardzoo.games.state import GameState
 
@@ -96,10 +96,6 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
             elif not isinstance(member, Agent):
                 raise ValueError(f"opponent must be an agent spec or an Agent, got {member!r}")
         self.opponent_pool = pool
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be one of {[None, *RENDER_MODES]}, got {render_mode!r}"
-            )
         self.render_mode = render_mode
         size = start.size
         self.action_space = spaces.Discrete(start.num_actions)
@@ -108,7 +104,9 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         self.learner = 0
         self.opponent: Agent | None = None
         self.last_action: int | None = None
-        self._renderer: Any = None
+        self._view = EnvRenderer(
+            render_mode, caption=f"boardzoo {self.game}", fps=self.metadata["render_fps"]
+        )
 
     # --- gymnasium API ------------------------------------------------------------------------
 
@@ -152,25 +150,10 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         return self.state.legal_action_mask().astype(bool)
 
     def render(self) -> np.ndarray | str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        from boardzoo.envs import rendering
-
-        if self.render_mode == "ansi":
-            return rendering.ansi_board(self.state, self.last_action)
-        if self._renderer is None:
-            self._renderer = rendering.BoardRenderer(
-                self.render_mode, caption=f"boardzoo {self.game}", fps=self.metadata["render_fps"]
-            )
-        return self._renderer.render(self.state, self.last_action)
+        return self._view.render(self.state, self.last_action)
 
     def close(self) -> None:
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        self._view.close()
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -196,11 +179,6 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.state.legal_action_mask(), "learner": self.learner}
-
-    def __getstate__(self) -> dict[str, Any]:
-        data = self.__dict__.copy()
-        data["_renderer"] = None
-        return data
 
 
 class ReversiSingleAgentEnv(BoardGameSingleAgentEnv):
