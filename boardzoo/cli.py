@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from boardzoo.games.catalog import GAME_NAMES
 
@@ -112,13 +113,21 @@ def _check_specs(specs: Sequence[str]) -> None:
             parse_spec(spec)
 
 
-def _check_match_options(args: argparse.Namespace) -> None:
-    """The specs and counts of ``arena`` and ``tournament``, checked before any game starts."""
+def _match_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options ``arena`` and ``tournament`` share, checked before any game starts."""
     _check_specs(args.agents)
     for name in ("games", "workers", "time_limit"):
         if getattr(args, name) <= 0:
             flag = "--" + name.replace("_", "-")
             raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
+    return {
+        "seed": args.seed,
+        "board_size": args.size,
+        "time_limit": args.time_limit,
+        "workers": args.workers,
+        "resume": args.resume,
+        "progress": not args.no_progress,
+    }
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -138,18 +147,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from boardzoo.arena import play_match, render_match
 
-    _check_match_options(args)
     result = play_match(
-        args.game,
-        tuple(args.agents),
-        games=args.games,
-        seed=args.seed,
-        board_size=args.size,
-        time_limit=args.time_limit,
-        workers=args.workers,
-        out=args.out,
-        resume=args.resume,
-        progress=not args.no_progress,
+        args.game, tuple(args.agents), games=args.games, out=args.out, **_match_options(args)
     )
     print(render_match(result))
     return 0
@@ -160,19 +159,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     if len(args.agents) < 2:
         raise UserError("a tournament needs at least two agents")
-    _check_match_options(args)
     result = tournament(
-        args.game,
-        args.agents,
-        games_per_pair=args.games,
-        seed=args.seed,
-        board_size=args.size,
-        time_limit=args.time_limit,
-        workers=args.workers,
-        out_dir=args.out,
-        resume=args.resume,
-        progress=not args.no_progress,
-    )
+        args.game, args.agents, games_per_pair=args.games, out_dir=args.out,
+        **_match_options(args),
+    )  # fmt: skip
     print(render_tournament(result))
     return 0
 
