@@ -1,12 +1,16 @@
 """What every experiment script shares (CleanRL style): arguments from a dataclass, one seeding
-block, and a run folder named after the experiment, game, seed and time."""
+block, a run folder named after the experiment, game, seed and time, matches played as data
+points (recorded, resumable, scored with 95% intervals), their CSV files, tables and plots, and
+the trained baselines they play against."""
 
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
 import json
 import random
+import re
 import time
 import typing
 from pathlib import Path
@@ -76,3 +80,170 @@ def run_folder(root: str | Path, experiment: str, game: str, seed: int, args: An
     folder.mkdir(parents=True, exist_ok=False)
     (folder / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n")
     return folder
+
+
+def experiment_folder(args: Any, experiment: str) -> Path:
+    """The run folder of ``args``: ``args.resume_folder`` if given (it must exist), else a new
+    :func:`run_folder` under ``args.out`` named after ``args.game`` and ``args.seed``."""
+    if args.resume_folder:
+        folder = Path(args.resume_folder)
+        if not folder.is_dir():
+            raise SystemExit(f"--resume-folder: no folder at {str(folder)!r}")
+        return folder
+    return run_folder(args.out, experiment, args.game, args.seed, args)
+
+
+# --- matches as data points ---------------------------------------------------------------------
+
+POINT_FIELDS = ("first", "second", "games", "wins", "draws", "losses", "score", "low", "high")
+
+
+def safe_name(spec: str) -> str:
+    """``spec`` as a file name: anything but letters, digits and ``_.=-`` becomes ``_``."""
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec)
+
+
+def play_point(
+    folder: Path,
+    game: str,
+    first: str,
+    second: str,
+    *,
+    games: int,
+    seed: int,
+    board_size: int,
+    workers: int,
+    label: str = "",
+) -> dict[str, Any]:
+    """One match through the arena, recorded to ``folder/<first>__<second>.jsonl``.
+
+    A file already there is resumed (only missing games are played), so a rerun of an
+    interrupted experiment in the same folder picks up where it stopped. Returns the
+    :data:`POINT_FIELDS` row of ``first``'s score with its 95% Wilson interval; ``label`` names
+    the file instead of the specs (for long model paths).
+    """
+    from boardzoo.arena import play_match
+
+    name = label or f"{safe_name(first)}__{safe_name(second)}"
+    out = folder / f"{name}.jsonl"
+    result = play_match(
+        game, (first, second), games=games, seed=seed, board_size=board_size,
+        workers=workers, out=out, resume=out.exists(), progress=False,
+    )  # fmt: skip
+    tally = result.stats[0].total
+    low, high = result.score_interval
+    row = dict(zip(POINT_FIELDS[:3], (first, second, result.games), strict=True))
+    row |= {"wins": tally.wins, "draws": tally.draws, "losses": tally.losses}
+    row |= {"score": result.score, "low": low, "high": high}
+    print(f"{first:<32} vs {second:<32} {tally}  score {result.score:.1%} "
+          f"[{low:.1%}, {high:.1%}]", flush=True)  # fmt: skip
+    return row
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Rows of dicts (same keys) as a CSV file with a header."""
+    with path.open("w", newline="") as sink:
+        writer = csv.DictWriter(sink, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """A CSV file written by :func:`write_csv`, as rows of strings."""
+    with path.open(newline="") as source:
+        return list(csv.DictReader(source))
+
+
+def plot_scores(
+    panels: dict[str, dict[str, list[tuple[float, dict[str, Any]]]]],
+    png: Path,
+    title: str,
+    log_x: bool = True,
+) -> None:
+    """Score plots side by side: ``{x label: {line label: [(x, point row), ...]}}``.
+
+    Each line shows the rows' scores with their 95% intervals as error bars.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.2), squeeze=False)
+    for axis, (xlabel, series) in zip(axes[0], panels.items(), strict=True):
+        for label, points in series.items():
+            xs = [x for x, _ in points]
+            scores = [float(row["score"]) for _, row in points]
+            below = [s - float(r["low"]) for s, (_, r) in zip(scores, points, strict=True)]
+            above = [float(r["high"]) - s for s, (_, r) in zip(scores, points, strict=True)]
+            axis.errorbar(xs, scores, yerr=[below, above], marker="o", capsize=3, label=label)
+        if log_x:
+            axis.set_xscale("log")
+        axis.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+        axis.set(xlabel=xlabel, ylabel="score (95% interval)", ylim=(-0.02, 1.02))
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize="small")
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(png, dpi=120)
+    plt.close(figure)
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A GitHub Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def score_cell(row: dict[str, Any]) -> str:
+    """``"62.5% [52.7, 71.4]"`` from a point row."""
+    score, low, high = (float(row[k]) * 100 for k in ("score", "low", "high"))
+    return f"{score:.1f}% [{low:.1f}, {high:.1f}]"
+
+
+# --- trained baselines ------------------------------------------------------------------------
+
+
+def model_paths(models: tuple[str, ...], quick: bool) -> dict[str, str]:
+    """``{label: path}`` of the SB3 models an experiment plays against, checked.
+
+    Each entry is ``LABEL=PATH`` or a ``PATH`` (labelled by its run folder's name). Empty only
+    in quick mode, where the script then trains a tiny model (:func:`quick_model`) so that it
+    runs end to end on a fresh checkout.
+    """
+    if not models and not quick:
+        raise SystemExit(
+            "--models is required: give one or more LABEL=PATH to SB3 .zip files "
+            "(train them with experiments/train_baseline.py)"
+        )
+    found = {}
+    for entry in models:
+        label, equals, path = entry.partition("=")
+        if not equals:
+            label, path = Path(entry).resolve().parent.name, entry
+        if not Path(path).is_file():
+            raise SystemExit(f"--models: no model file at {path!r}")
+        if "," in path or ":" in path:
+            raise SystemExit(f"--models: agent specs cannot hold ',' or ':' in a path: {path!r}")
+        found[label] = path
+    return found
+
+
+def quick_model(game: str, board_size: int, folder: Path, seed: int, steps: int = 2048) -> Path:
+    """Train a tiny MaskablePPO model against the random player into ``folder/quick_model.zip``
+    (for ``--quick`` runs without a model)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
+
+    path = folder / "quick_model.zip"
+    if path.exists():  # a resumed quick run
+        return path
+    torch.set_num_threads(1)
+    env = BoardGameSingleAgentEnv(game, opponent="random", board_size=board_size)
+    env.reset(seed=seed)
+    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=256, batch_size=64, verbose=0)
+    model.learn(steps).save(path)
+    return path

@@ -66,3 +66,68 @@ def test_mcts_scaling_quick(tmp_path):
     assert all(0.0 <= float(r["low"]) <= float(r["score"]) <= float(r["high"]) <= 1.0 for r in rows)
     assert (folder / "scaling.png").stat().st_size > 0
     assert len(list(folder.glob("*.jsonl"))) == 6
+
+
+@pytest.fixture(scope="module")
+def quick_model(tmp_path_factory) -> Path:
+    """A tiny MaskablePPO model for Reversi 8x8, trained once for the experiment tests."""
+    from boardzoo.experiment import quick_model as train
+
+    return train("reversi", 8, tmp_path_factory.mktemp("model"), seed=0, steps=512)
+
+
+def point_rows(path: Path) -> list[dict[str, str]]:
+    rows = list(csv.DictReader(path.open()))
+    for row in rows:
+        assert int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == int(row["games"]) == 4
+        assert 0.0 <= float(row["low"]) <= float(row["score"]) <= float(row["high"]) <= 1.0
+    return rows
+
+
+def test_mcts_vs_rl_quick(quick_model, tmp_path):
+    folder = run_script("mcts_vs_rl.py", "--models", f"ppo={quick_model}", out=tmp_path)
+    assert folder.name.startswith("mcts_vs_rl-reversi-")
+    rows = point_rows(folder / "results.csv")
+    assert [(r["baseline"], r["simulations"]) for r in rows] == [("ppo", "10"), ("ppo", "100")]
+    assert {r["second"] for r in rows} == {f"sb3:path={quick_model}"}
+    table = (folder / "table.md").read_text()
+    assert "| MCTS simulations / move | vs ppo |" in table and table.count("\n") == 4
+    assert (folder / "mcts_vs_rl.png").stat().st_size > 0
+    assert len(list(folder.glob("ppo__sims*.jsonl"))) == 2
+
+
+def test_puct_vs_uct_quick_trains_its_own_model(tmp_path):
+    folder = run_script("puct_vs_uct.py", "--game", "tictactoe", out=tmp_path)
+    assert (folder / "quick_model.zip").stat().st_size > 0
+    rows = point_rows(folder / "results.csv")
+    assert [(r["variant"], r["simulations"]) for r in rows] == [
+        ("PUCT prior + rollouts", "10"),
+        ("PUCT prior + rollouts", "50"),
+        ("PUCT prior + value head", "10"),
+        ("PUCT prior + value head", "50"),
+    ]
+    assert rows[0]["first"].startswith("puct:path=") and rows[0]["second"] == "mcts:simulations=10"
+    assert (folder / "puct_vs_uct.png").stat().st_size > 0
+
+
+def test_ladder_quick(tmp_path):
+    folder = run_script("ladder.py", out=tmp_path)
+    assert folder.name.startswith("ladder-reversi-")
+    ratings = list(csv.DictReader((folder / "ratings.csv").open()))
+    model = folder / "quick_ppo.zip"
+    agents = {"random", "greedy", "mcts:simulations=20", f"sb3:path={model}",
+              f"puct:path={model},simulations=10"}  # fmt: skip
+    assert {r["agent"] for r in ratings} == agents
+    games = (folder / "games.jsonl").read_text().splitlines()
+    assert len(games) == 2 * 10  # 2 games for each of the 10 pairs
+    for name in ("ratings.md", "ratings.png"):
+        assert (folder / name).stat().st_size > 0
+
+
+def test_experiments_without_a_model_stop_with_a_message(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "mcts_vs_rl.py"), "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "--models is required" in result.stderr

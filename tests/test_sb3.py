@@ -10,6 +10,7 @@ import torch
 import boardzoo  # noqa: F401 (registers the ids)
 from boardzoo.agents import MCTSAgent, make_agent
 from boardzoo.agents.sb3_agent import SB3Agent
+from boardzoo.agents.sb3_puct import SB3PUCTAgent
 from boardzoo.games import ReversiState, TicTacToeState
 
 
@@ -99,3 +100,28 @@ def test_bad_model_files_are_clear_errors(tmp_path):
     junk.write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="is not a model of"):
         SB3Agent(str(junk))
+
+
+def test_puct_spec_searches_with_the_models_prior(trained_model):
+    _, path = trained_model
+    agent = make_agent(f"puct:path={path},simulations=60", seed=0)
+    assert isinstance(agent, SB3PUCTAgent) and isinstance(agent, MCTSAgent)
+    state = TicTacToeState.from_text("X X .\nO O .\n. . .")
+    info = agent.search(state)
+    assert info.action == 2  # the immediate win, whatever the prior says
+    expected = SB3Agent(str(path)).prior(state)
+    priors = {move.action: move.prior for move in info.moves}
+    assert priors == pytest.approx({a: expected[a] for a in state.legal_actions()})
+    assert "value_head=False" in repr(agent)
+
+
+def test_puct_with_the_value_head_needs_one(trained_model, tmp_path):
+    _, path = trained_model
+    agent = make_agent(f"puct:path={path},simulations=20,value_head=true", seed=0)
+    assert agent.value_fn is not None
+    from stable_baselines3 import DQN
+
+    env = gym.make("boardzoo/TicTacToe-v0")
+    DQN("MlpPolicy", env, seed=0, learning_starts=10, verbose=0).learn(20).save(tmp_path / "q.zip")
+    with pytest.raises(ValueError, match="needs a model with a value head"):
+        SB3PUCTAgent(str(tmp_path / "q.zip"), value_head=True)

@@ -10,6 +10,7 @@ from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveSt
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.agents.registry import AgentSpecError, make_agent, parse_spec, register_agent
 from boardzoo.agents.sb3_agent import SB3Agent
+from boardzoo.agents.sb3_puct import SB3PUCTAgent
 
 __all__ = [
     "BYTES_PER_NODE",
@@ -23,6 +24,7 @@ __all__ = [
     "MoveStats",
     "RandomAgent",
     "SB3Agent",
+    "SB3PUCTAgent",
     "SearchInfo",
     "env_state",
     "make_agent",

@@ -25,6 +25,7 @@ AGENT_CLASSES: dict[str, str] = {
     "alphabeta": "boardzoo.agents.alphabeta:AlphaBetaAgent",
     "mcts": "boardzoo.agents.mcts.agent:MCTSAgent",
     "sb3": "boardzoo.agents.sb3_agent:SB3Agent",
+    "puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",
 }
 # Constructor arguments that a spec cannot set (functions, objects).
 _NOT_FROM_TEXT = {"seed", "prior_fn", "value_fn"}

@@ -333,10 +333,11 @@ class MCTSAgent(Agent):
         data["_pool"] = None  # threads do not pickle; a new pool is made on demand
         return data
 
+    def budget_text(self) -> str:
+        """``simulations=N`` or ``time_limit=S``: the budget as a spec would write it."""
+        if self.time_limit is None:
+            return f"simulations={self.simulations}"
+        return f"time_limit={self.time_limit}"
+
     def __repr__(self) -> str:
-        budget = (
-            f"simulations={self.simulations}"
-            if self.time_limit is None
-            else f"time_limit={self.time_limit}"
-        )
-        return f"MCTSAgent({budget}, c={self.c:.3g}, solver={self.solver})"
+        return f"MCTSAgent({self.budget_text()}, c={self.c:.3g}, solver={self.solver})"

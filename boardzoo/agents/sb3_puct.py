@@ -1,0 +1,78 @@
+"""AlphaZero-style search with a trained SB3 policy: ``SB3PUCTAgent(path)``, spec ``puct:path=...``.
+
+An :class:`~boardzoo.agents.MCTSAgent` whose PUCT prior is the policy's action probabilities
+(restricted to the legal moves) and, with ``value_head=True``, whose leaves are scored by the
+policy's value head instead of a rollout. Everything else (budgets, final-move rule, tree reuse,
+root noise) is MCTSAgent's, so ``puct:path=ppo.zip,simulations=200`` and
+``mcts:simulations=200`` differ only in how moves are chosen inside the tree.
+
+Warning: loading the model runs pickled code; only load model files you trust.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from boardzoo.agents.base import Seed
+from boardzoo.agents.mcts.agent import MCTSAgent
+from boardzoo.agents.sb3_agent import SB3Agent
+
+
+class SB3PUCTAgent(MCTSAgent):
+    """PUCT search guided by a saved stable-baselines3 model.
+
+    Args:
+        path: the model's ``.zip`` (MaskablePPO, PPO, A2C or DQN; DQN's prior is a softmax of
+            its Q-values and it has no value head).
+        simulations, time_limit, c, c_base, final, reuse_tree, rollout, dirichlet_alpha,
+            dirichlet_epsilon, max_nodes, seed: as in :class:`~boardzoo.agents.MCTSAgent`
+            (``c`` defaults to 1.25, PUCT's constant).
+        value_head: score leaves with the model's value head instead of a rollout.
+        algo: ``"auto"`` or the algorithm that saved the model (see :func:`load_model`).
+    """
+
+    name = "puct"
+
+    def __init__(
+        self,
+        path: str,
+        simulations: int | None = None,
+        time_limit: float | None = None,
+        c: float | None = None,
+        c_base: float | None = None,
+        value_head: bool = False,
+        final: Literal["robust", "max"] = "robust",
+        reuse_tree: bool = False,
+        rollout: Literal["random", "heuristic"] = "random",
+        dirichlet_alpha: float | None = None,
+        dirichlet_epsilon: float = 0.25,
+        max_nodes: int = 1_000_000,
+        algo: str = "auto",
+        seed: Seed = None,
+    ) -> None:
+        self.policy = SB3Agent(path, algo=algo)
+        self.path = self.policy.path
+        self.value_head = bool(value_head)
+        super().__init__(
+            simulations=simulations,
+            time_limit=time_limit,
+            c=c,
+            c_base=c_base,
+            final=final,
+            reuse_tree=reuse_tree,
+            rollout=rollout,
+            prior_fn=self.policy.prior,
+            value_fn=self.policy.value if self.value_head else None,
+            dirichlet_alpha=dirichlet_alpha,
+            dirichlet_epsilon=dirichlet_epsilon,
+            max_nodes=max_nodes,
+            seed=seed,
+        )
+        if self.value_head and not hasattr(self.policy.model.policy, "predict_values"):
+            raise ValueError(f"value_head=true needs a model with a value head; {path!r} has none")
+
+    def __repr__(self) -> str:
+        return (
+            f"SB3PUCTAgent({self.path!r}, {self.budget_text()}, c={self.c:.3g}, "
+            f"value_head={self.value_head})"
+        )

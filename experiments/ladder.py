@@ -1,0 +1,97 @@
+"""A ladder of every kind of agent: a round-robin tournament with Elo ratings, table and plot.
+
+    python experiments/ladder.py --game reversi --board-size 8 \
+        --models ppo_selfplay=runs/ppo/model.zip --games-per-pair 20 --workers 2
+    python experiments/ladder.py --quick       # trains a tiny model first if --models is empty
+
+The field is ``--agents`` (baselines and MCTS at a few budgets) plus, for every trained model
+given, the model itself (``sb3:path=...``) and PUCT guided by its policy
+(``puct:path=...,simulations=--puct-simulations``). The models are copied into the run folder
+as ``<label>.zip`` so the agents' names stay short. Each pair plays ``--games-per-pair`` games
+with colours alternated; ratings are maximum-likelihood Elo with 95% intervals, ``random``
+anchored at 0 (see :func:`boardzoo.arena.fit_elo`). Outputs in the run folder: ``games.jsonl``
+(every game; ``--resume-folder`` plays only what is missing), ``ratings.csv``, ``ratings.md``
+(standings and cross-table) and ``ratings.png``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from boardzoo.experiment import (
+    arg,
+    experiment_folder,
+    model_paths,
+    parse_args,
+    quick_model,
+    seed_everything,
+)
+
+AGENTS = (
+    "random",
+    "greedy",
+    "alphabeta:depth=2",
+    "alphabeta:depth=4",
+    "mcts:simulations=100",
+    "mcts:simulations=1000",
+    "mcts:simulations=1000,rollout=heuristic",
+)
+
+
+@dataclass(frozen=True)
+class Args:
+    game: str = arg("reversi", "reversi or tictactoe")
+    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (the models' size)")
+    agents: tuple[str, ...] = arg(AGENTS, "agent specs in the field (the first is anchored)")
+    models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
+    puct_simulations: int = arg(100, "budget of the PUCT player built on each model")
+    games_per_pair: int = arg(20, "games each pair plays (colours alternated)")
+    workers: int = arg(2, "games played in parallel")
+    seed: int = arg(0, "tournament seed")
+    out: str = arg("runs", "folder that receives the run folder")
+    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
+    quick: bool = arg(False, "a smoke run: 3 agents + a model, 2 games a pair, 6x6 Reversi")
+
+
+def model_agents(args: Args, models: dict[str, str], folder: Path) -> list[str]:
+    """``sb3`` and ``puct`` specs for every model, copied into the run folder."""
+    if not models:
+        models = {"quick_ppo": str(quick_model(args.game, args.board_size, folder, args.seed))}
+    specs = []
+    for label, path in models.items():
+        copy = folder / f"{label}.zip"
+        if Path(path).resolve() != copy.resolve():
+            shutil.copyfile(path, copy)
+        specs.append(f"sb3:path={copy}")
+        specs.append(f"puct:path={copy},simulations={args.puct_simulations}")
+    return specs
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = parse_args(Args, argv, description=__doc__.splitlines()[0])
+    if args.quick:
+        args = Args(**{**asdict(args), "agents": ("random", "greedy", "mcts:simulations=20"),
+                       "games_per_pair": 2, "board_size": 6, "puct_simulations": 10})  # fmt: skip
+    from boardzoo.agents.registry import parse_spec
+    from boardzoo.arena import render_tournament, tournament
+
+    for spec in args.agents:
+        parse_spec(spec)
+    models = model_paths(args.models, args.quick)
+    seed_everything(args.seed)
+    folder = experiment_folder(args, "ladder")
+    field = [*args.agents, *model_agents(args, models, folder)]
+    result = tournament(
+        args.game, field, games_per_pair=args.games_per_pair, seed=args.seed,
+        board_size=args.board_size, workers=args.workers, out_dir=folder,
+        resume=bool(args.resume_folder), anchor=args.agents[0],
+    )  # fmt: skip
+    print(render_tournament(result))
+    print(f"wrote {folder}")
+    return folder
+
+
+if __name__ == "__main__":
+    main()

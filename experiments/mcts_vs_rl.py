@@ -1,0 +1,89 @@
+"""MCTS at several budgets against trained RL baselines: a table with 95% intervals, and a plot.
+
+    python experiments/mcts_vs_rl.py --game reversi --board-size 8 \
+        --models ppo_selfplay=runs/ppo/model.zip dqn=runs/dqn/model.zip --games 100
+    python experiments/mcts_vs_rl.py --quick     # trains a tiny model first if --models is empty
+
+Every baseline is a stable-baselines3 model saved by ``experiments/train_baseline.py`` and plays
+as ``sb3:path=...`` (deterministic, legal moves only). For each baseline and each MCTS budget
+(``--simulations`` per move, plain UCT with random rollouts) a match of ``--games`` games with
+colours alternated is played through the arena and recorded to a JSONL file in the run folder
+(``--resume-folder`` continues an interrupted run). Outputs: ``results.csv`` (MCTS's wins,
+draws, losses, score and 95% Wilson interval per point), ``table.md`` (the same as a Markdown
+table, baselines as columns) and ``mcts_vs_rl.png`` (MCTS's score against its budget, a line per
+baseline).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from boardzoo.experiment import (
+    arg,
+    experiment_folder,
+    markdown_table,
+    model_paths,
+    parse_args,
+    play_point,
+    plot_scores,
+    quick_model,
+    score_cell,
+    seed_everything,
+    write_csv,
+)
+
+
+@dataclass(frozen=True)
+class Args:
+    game: str = arg("reversi", "reversi or tictactoe")
+    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (the models' size)")
+    models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
+    simulations: tuple[int, ...] = arg((10, 30, 100, 300, 1000), "MCTS budgets per move")
+    games: int = arg(100, "games per point (colours alternated)")
+    workers: int = arg(2, "games played in parallel")
+    seed: int = arg(0, "match seed of every point")
+    out: str = arg("runs", "folder that receives the run folder")
+    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
+    quick: bool = arg(False, "a smoke run: two budgets, 4 games, a tiny model if none given")
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = parse_args(Args, argv, description=__doc__.splitlines()[0])
+    if args.quick:
+        args = Args(**{**asdict(args), "simulations": (10, 100), "games": 4})
+    from boardzoo.games.catalog import check_game
+
+    check_game(args.game)
+    models = model_paths(args.models, args.quick)
+    seed_everything(args.seed)
+    folder = experiment_folder(args, "mcts_vs_rl")
+    if not models:
+        models = {"quick_ppo": str(quick_model(args.game, args.board_size, folder, args.seed))}
+    rows = []
+    series: dict[str, list] = {}
+    for label, path in models.items():
+        for simulations in args.simulations:
+            mcts = f"mcts:simulations={simulations}"
+            row = play_point(folder, args.game, mcts, f"sb3:path={path}", games=args.games,
+                             seed=args.seed, board_size=args.board_size, workers=args.workers,
+                             label=f"{label}__sims{simulations}")  # fmt: skip
+            rows.append({"baseline": label, "simulations": simulations, **row})
+            series.setdefault(f"vs {label}", []).append((simulations, row))
+    write_csv(folder / "results.csv", rows)
+    table = markdown_table(
+        ["MCTS simulations / move", *(f"vs {label}" for label in models)],
+        [
+            [str(n), *(score_cell(r) for r in rows if r["simulations"] == n)]
+            for n in args.simulations
+        ],
+    )
+    (folder / "table.md").write_text(table)
+    title = f"MCTS (UCT) vs RL baselines on {args.game}, {args.games} games a point"
+    plot_scores({"MCTS simulations per move": series}, folder / "mcts_vs_rl.png", title)
+    print(f"\nMCTS's score (95% interval):\n{table}\nwrote {folder}")
+    return folder
+
+
+if __name__ == "__main__":
+    main()
