@@ -125,3 +125,20 @@ def test_puct_with_the_value_head_needs_one(trained_model, tmp_path):
     DQN("MlpPolicy", env, seed=0, learning_starts=10, verbose=0).learn(20).save(tmp_path / "q.zip")
     with pytest.raises(ValueError, match="needs a model with a value head"):
         SB3PUCTAgent(str(tmp_path / "q.zip"), value_head=True)
+
+
+def test_prior_and_value_match_sb3s_own_distribution_and_value(trained_model):
+    model, path = trained_model
+    agent = SB3Agent(str(path))
+    rng = np.random.default_rng(2)
+    state = TicTacToeState()
+    while not state.is_terminal():
+        observation, _ = model.policy.obs_to_tensor(state.planes(state.current_player))
+        with torch.no_grad():
+            probs = model.policy.get_distribution(observation).distribution.probs[0].numpy()
+            value = float(model.policy.predict_values(observation)[0, 0])
+        mask = state.legal_action_mask().astype(bool)
+        expected = np.where(mask, probs, 0.0) / probs[mask].sum()
+        np.testing.assert_allclose(agent.prior(state), expected, atol=1e-6)
+        assert agent.value(state) == pytest.approx(max(-1.0, min(1.0, value)), abs=1e-6)
+        state = state.apply(int(rng.choice(state.legal_actions())))

@@ -68,7 +68,7 @@ class SB3PUCTAgent(MCTSAgent):
             max_nodes=max_nodes,
             seed=seed,
         )
-        if self.value_head and not hasattr(self.policy.model.policy, "predict_values"):
+        if self.value_head and not hasattr(self.policy.model.policy, "value_net"):
             raise ValueError(f"value_head=true needs a model with a value head; {path!r} has none")
 
     def __repr__(self) -> str:
