@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -142,3 +146,16 @@ def test_prior_and_value_match_sb3s_own_distribution_and_value(trained_model):
         np.testing.assert_allclose(agent.prior(state), expected, atol=1e-6)
         assert agent.value(state) == pytest.approx(max(-1.0, min(1.0, value)), abs=1e-6)
         state = state.apply(int(rng.choice(state.legal_actions())))
+
+
+def test_a_trained_model_plays_in_the_arena_from_the_command_line(trained_model, tmp_path):
+    _, path = trained_model
+    records = tmp_path / "games.jsonl"
+    command = [sys.executable, "-m", "boardzoo", "arena", "tictactoe", f"sb3:path={path}",
+               "mcts:simulations=200", "--games", "4", "--out", str(records),
+               "--no-progress"]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    assert f"sb3:path={path}" in result.stdout and "mcts:simulations=200" in result.stdout
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(games) == 4 and not any(game["forfeit"] for game in games)
