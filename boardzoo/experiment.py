@@ -247,3 +247,53 @@ def quick_model(game: str, board_size: int, folder: Path, seed: int, steps: int 
     model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=256, batch_size=64, verbose=0)
     model.learn(steps).save(path)
     return path
+
+
+def start_model_experiment(
+    args: Any, experiment: str, entries: tuple[str, ...]
+) -> tuple[Path, dict[str, str]]:
+    """Check the game and the model entries, seed, open the run folder; ``(folder, models)``.
+
+    Without entries in quick mode, the models are one tiny MaskablePPO model trained into the
+    folder (:func:`quick_model`), labelled ``quick_ppo``.
+    """
+    from boardzoo.games.catalog import check_game
+
+    check_game(args.game)
+    models = model_paths(entries, args.quick)
+    seed_everything(args.seed)
+    folder = experiment_folder(args, experiment)
+    if not models:
+        models = {"quick_ppo": str(quick_model(args.game, args.board_size, folder, args.seed))}
+    return folder, models
+
+
+def write_budget_report(
+    folder: Path,
+    stem: str,
+    series: dict[str, list[tuple[float, dict[str, Any]]]],
+    *,
+    series_field: str,
+    budget_label: str,
+    title: str,
+) -> str:
+    """Points by budget: ``results.csv``, ``table.md`` (a row per budget, a column per series)
+    and ``<stem>.png``; returns the Markdown table."""
+    rows = [
+        {series_field: label, "budget": budget, **row}
+        for label, points in series.items()
+        for budget, row in points
+    ]
+    write_csv(folder / "results.csv", rows)
+    budgets = sorted({budget for points in series.values() for budget, _ in points})
+    cells = {(label, budget): row for label, points in series.items() for budget, row in points}
+    table = markdown_table(
+        [budget_label, *series],
+        [
+            [f"{budget:g}", *(score_cell(cells[label, budget]) for label in series)]
+            for budget in budgets
+        ],
+    )
+    (folder / "table.md").write_text(table)
+    plot_scores({budget_label: series}, folder / f"{stem}.png", title)
+    return table

@@ -20,14 +20,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boardzoo.experiment import (
-    arg,
-    experiment_folder,
-    model_paths,
-    parse_args,
-    quick_model,
-    seed_everything,
-)
+from boardzoo.experiment import arg, parse_args, start_model_experiment
 
 AGENTS = (
     "random",
@@ -57,8 +50,6 @@ class Args:
 
 def model_agents(args: Args, models: dict[str, str], folder: Path) -> list[str]:
     """``sb3`` and ``puct`` specs for every model, copied into the run folder."""
-    if not models:
-        models = {"quick_ppo": str(quick_model(args.game, args.board_size, folder, args.seed))}
     specs = []
     for label, path in models.items():
         copy = folder / f"{label}.zip"
@@ -79,9 +70,7 @@ def main(argv: list[str] | None = None) -> Path:
 
     for spec in args.agents:
         parse_spec(spec)
-    models = model_paths(args.models, args.quick)
-    seed_everything(args.seed)
-    folder = experiment_folder(args, "ladder")
+    folder, models = start_model_experiment(args, "ladder", args.models)
     field = [*args.agents, *model_agents(args, models, folder)]
     result = tournament(
         args.game, field, games_per_pair=args.games_per_pair, seed=args.seed,

@@ -21,16 +21,10 @@ from pathlib import Path
 
 from boardzoo.experiment import (
     arg,
-    experiment_folder,
-    markdown_table,
-    model_paths,
     parse_args,
     play_point,
-    plot_scores,
-    quick_model,
-    score_cell,
-    seed_everything,
-    write_csv,
+    start_model_experiment,
+    write_budget_report,
 )
 
 
@@ -52,15 +46,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 100), "games": 4})
-    from boardzoo.games.catalog import check_game
-
-    check_game(args.game)
-    models = model_paths(args.models, args.quick)
-    seed_everything(args.seed)
-    folder = experiment_folder(args, "mcts_vs_rl")
-    if not models:
-        models = {"quick_ppo": str(quick_model(args.game, args.board_size, folder, args.seed))}
-    rows = []
+    folder, models = start_model_experiment(args, "mcts_vs_rl", args.models)
     series: dict[str, list] = {}
     for label, path in models.items():
         for simulations in args.simulations:
@@ -68,19 +54,12 @@ def main(argv: list[str] | None = None) -> Path:
             row = play_point(folder, args.game, mcts, f"sb3:path={path}", games=args.games,
                              seed=args.seed, board_size=args.board_size, workers=args.workers,
                              label=f"{label}__sims{simulations}")  # fmt: skip
-            rows.append({"baseline": label, "simulations": simulations, **row})
             series.setdefault(f"vs {label}", []).append((simulations, row))
-    write_csv(folder / "results.csv", rows)
-    table = markdown_table(
-        ["MCTS simulations / move", *(f"vs {label}" for label in models)],
-        [
-            [str(n), *(score_cell(r) for r in rows if r["simulations"] == n)]
-            for n in args.simulations
-        ],
-    )
-    (folder / "table.md").write_text(table)
-    title = f"MCTS (UCT) vs RL baselines on {args.game}, {args.games} games a point"
-    plot_scores({"MCTS simulations per move": series}, folder / "mcts_vs_rl.png", title)
+    table = write_budget_report(
+        folder, "mcts_vs_rl", series, series_field="baseline",
+        budget_label="MCTS simulations / move",
+        title=f"MCTS (UCT) vs RL baselines on {args.game}, {args.games} games a point",
+    )  # fmt: skip
     print(f"\nMCTS's score (95% interval):\n{table}\nwrote {folder}")
     return folder
 

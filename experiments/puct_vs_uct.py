@@ -19,16 +19,10 @@ from pathlib import Path
 
 from boardzoo.experiment import (
     arg,
-    experiment_folder,
-    markdown_table,
-    model_paths,
     parse_args,
     play_point,
-    plot_scores,
-    quick_model,
-    score_cell,
-    seed_everything,
-    write_csv,
+    start_model_experiment,
+    write_budget_report,
 )
 
 
@@ -60,17 +54,10 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 50), "games": 4, "value_head": True})
-    from boardzoo.games.catalog import check_game
-
-    check_game(args.game)
-    models = model_paths((args.model,) if args.model else (), args.quick)
-    seed_everything(args.seed)
-    folder = experiment_folder(args, "puct_vs_uct")
-    if models:
-        (path,) = models.values()
-    else:
-        path = str(quick_model(args.game, args.board_size, folder, args.seed))
-    rows = []
+    folder, models = start_model_experiment(
+        args, "puct_vs_uct", (args.model,) if args.model else ()
+    )
+    (path,) = models.values()
     series: dict[str, list] = {}
     for label, puct in variants(args, path).items():
         name = "value" if "value_head" in puct else "rollouts"
@@ -79,19 +66,12 @@ def main(argv: list[str] | None = None) -> Path:
                              f"mcts:simulations={simulations}", games=args.games,
                              seed=args.seed, board_size=args.board_size, workers=args.workers,
                              label=f"puct_{name}__sims{simulations}")  # fmt: skip
-            rows.append({"variant": label, "simulations": simulations, **row})
-            series.setdefault(label, []).append((simulations, row))
-    write_csv(folder / "results.csv", rows)
-    table = markdown_table(
-        ["simulations / move (both)", *(f"{label} vs UCT" for label in series)],
-        [
-            [str(n), *(score_cell(r) for r in rows if r["simulations"] == n)]
-            for n in args.simulations
-        ],
-    )
-    (folder / "table.md").write_text(table)
-    title = f"PUCT with a trained prior vs UCT on {args.game}, same simulations"
-    plot_scores({"simulations per move (both sides)": series}, folder / "puct_vs_uct.png", title)
+            series.setdefault(f"{label} vs UCT", []).append((simulations, row))
+    table = write_budget_report(
+        folder, "puct_vs_uct", series, series_field="variant",
+        budget_label="simulations / move (both)",
+        title=f"PUCT with a trained prior vs UCT on {args.game}, same simulations",
+    )  # fmt: skip
     print(f"\nPUCT's score against UCT (95% interval):\n{table}\nwrote {folder}")
     return folder
 

@@ -88,7 +88,7 @@ def test_mcts_vs_rl_quick(quick_model, tmp_path):
     folder = run_script("mcts_vs_rl.py", "--models", f"ppo={quick_model}", out=tmp_path)
     assert folder.name.startswith("mcts_vs_rl-reversi-")
     rows = point_rows(folder / "results.csv")
-    assert [(r["baseline"], r["simulations"]) for r in rows] == [("ppo", "10"), ("ppo", "100")]
+    assert [(r["baseline"], r["budget"]) for r in rows] == [("vs ppo", "10"), ("vs ppo", "100")]
     assert {r["second"] for r in rows} == {f"sb3:path={quick_model}"}
     table = (folder / "table.md").read_text()
     assert "| MCTS simulations / move | vs ppo |" in table and table.count("\n") == 4
@@ -100,11 +100,11 @@ def test_puct_vs_uct_quick_trains_its_own_model(tmp_path):
     folder = run_script("puct_vs_uct.py", "--game", "tictactoe", out=tmp_path)
     assert (folder / "quick_model.zip").stat().st_size > 0
     rows = point_rows(folder / "results.csv")
-    assert [(r["variant"], r["simulations"]) for r in rows] == [
-        ("PUCT prior + rollouts", "10"),
-        ("PUCT prior + rollouts", "50"),
-        ("PUCT prior + value head", "10"),
-        ("PUCT prior + value head", "50"),
+    assert [(r["variant"], r["budget"]) for r in rows] == [
+        ("PUCT prior + rollouts vs UCT", "10"),
+        ("PUCT prior + rollouts vs UCT", "50"),
+        ("PUCT prior + value head vs UCT", "10"),
+        ("PUCT prior + value head vs UCT", "50"),
     ]
     assert rows[0]["first"].startswith("puct:path=") and rows[0]["second"] == "mcts:simulations=10"
     assert (folder / "puct_vs_uct.png").stat().st_size > 0
