@@ -103,19 +103,10 @@ def safe_name(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec)
 
 
-def play_point(
-    folder: Path,
-    game: str,
-    first: str,
-    second: str,
-    *,
-    games: int,
-    seed: int,
-    board_size: int,
-    workers: int,
-    label: str = "",
-) -> dict[str, Any]:
+def play_point(folder: Path, args: Any, first: str, second: str, label: str = "") -> dict[str, Any]:
     """One match through the arena, recorded to ``folder/<first>__<second>.jsonl``.
+
+    ``args`` gives the match: ``game``, ``board_size``, ``games``, ``seed`` and ``workers``.
 
     A file already there is resumed (only missing games are played), so a rerun of an
     interrupted experiment in the same folder picks up where it stopped. Returns the
@@ -127,8 +118,9 @@ def play_point(
     name = label or f"{safe_name(first)}__{safe_name(second)}"
     out = folder / f"{name}.jsonl"
     result = play_match(
-        game, (first, second), games=games, seed=seed, board_size=board_size,
-        workers=workers, out=out, resume=out.exists(), progress=False,
+        args.game, (first, second), games=args.games, seed=args.seed,
+        board_size=args.board_size, workers=args.workers, out=out, resume=out.exists(),
+        progress=False,
     )  # fmt: skip
     tally = result.stats[0].total
     low, high = result.score_interval

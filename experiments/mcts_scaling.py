@@ -62,10 +62,7 @@ def main(argv: list[str] | None = None) -> Path:
     panels: dict[str, dict[str, list]] = {}
     for opponent in args.opponents:
         for mcts, kind, x in budgets(args):
-            row = play_point(
-                folder, args.game, mcts, opponent, games=args.games, seed=args.seed,
-                board_size=args.board_size, workers=args.workers,
-            )  # fmt: skip
+            row = play_point(folder, args, mcts, opponent)
             rows.append({"opponent": opponent, "budget": kind, "value": x, **row})
             series = panels.setdefault(f"MCTS {kind} per move", {})
             series.setdefault(f"vs {opponent}", []).append((x, row))

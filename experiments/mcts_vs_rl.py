@@ -51,9 +51,7 @@ def main(argv: list[str] | None = None) -> Path:
     for label, path in models.items():
         for simulations in args.simulations:
             mcts = f"mcts:simulations={simulations}"
-            row = play_point(folder, args.game, mcts, f"sb3:path={path}", games=args.games,
-                             seed=args.seed, board_size=args.board_size, workers=args.workers,
-                             label=f"{label}__sims{simulations}")  # fmt: skip
+            row = play_point(folder, args, mcts, f"sb3:path={path}", f"{label}__sims{simulations}")
             series.setdefault(f"vs {label}", []).append((simulations, row))
     table = write_budget_report(
         folder, "mcts_vs_rl", series, series_field="baseline",

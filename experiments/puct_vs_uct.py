@@ -62,10 +62,8 @@ def main(argv: list[str] | None = None) -> Path:
     for label, puct in variants(args, path).items():
         name = "value" if "value_head" in puct else "rollouts"
         for simulations in args.simulations:
-            row = play_point(folder, args.game, f"{puct},simulations={simulations}",
-                             f"mcts:simulations={simulations}", games=args.games,
-                             seed=args.seed, board_size=args.board_size, workers=args.workers,
-                             label=f"puct_{name}__sims{simulations}")  # fmt: skip
+            first, second = f"{puct},simulations={simulations}", f"mcts:simulations={simulations}"
+            row = play_point(folder, args, first, second, f"puct_{name}__sims{simulations}")
             series.setdefault(f"{label} vs UCT", []).append((simulations, row))
     table = write_budget_report(
         folder, "puct_vs_uct", series, series_field="variant",
