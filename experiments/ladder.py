@@ -7,8 +7,11 @@
 The field is ``--agents`` (baselines and MCTS at a few budgets) plus, for every trained model
 given, the model itself (``sb3:path=...``) and PUCT guided by its policy
 (``puct:path=...,simulations=--puct-simulations``). The models are copied into the run folder
-as ``<label>.zip`` so the agents' names stay short. Each pair plays ``--games-per-pair`` games
-with colours alternated; ratings are maximum-likelihood Elo with 95% intervals, ``random``
+as ``<label>.zip`` and the tournament runs in that folder, so the agents' names stay short
+(``sb3:path=ppo.zip``). Each pair plays ``--games-per-pair`` games with colours alternated,
+from paired random openings (``--opening-plies`` random plies, each opening played once with
+each colour: deterministic players such as a trained policy would otherwise repeat the same two
+games); ratings are maximum-likelihood Elo with 95% intervals, ``random``
 anchored at 0 (see :func:`boardzoo.arena.fit_elo`). Outputs in the run folder: ``games.jsonl``
 (every game; ``--resume-folder`` plays only what is missing), ``ratings.csv``, ``ratings.md``
 (standings and cross-table) and ``ratings.png``.
@@ -16,6 +19,7 @@ anchored at 0 (see :func:`boardzoo.arena.fit_elo`). Outputs in the run folder: `
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -40,6 +44,7 @@ class Args:
     agents: tuple[str, ...] = arg(AGENTS, "agent specs in the field (the first is anchored)")
     models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
     puct_simulations: int = arg(100, "budget of the PUCT player built on each model")
+    opening_plies: int = arg(4, "random plies before each pair of games (0: no openings)")
     games_per_pair: int = arg(20, "games each pair plays (colours alternated)")
     workers: int = arg(2, "games played in parallel")
     seed: int = arg(0, "tournament seed")
@@ -49,14 +54,15 @@ class Args:
 
 
 def model_agents(args: Args, models: dict[str, str], folder: Path) -> list[str]:
-    """``sb3`` and ``puct`` specs for every model, copied into the run folder."""
+    """``sb3`` and ``puct`` specs for every model, copied into the run folder (the specs' paths
+    are relative to it)."""
     specs = []
     for label, path in models.items():
         copy = folder / f"{label}.zip"
         if Path(path).resolve() != copy.resolve():
             shutil.copyfile(path, copy)
-        specs.append(f"sb3:path={copy}")
-        specs.append(f"puct:path={copy},simulations={args.puct_simulations}")
+        specs.append(f"sb3:path={copy.name}")
+        specs.append(f"puct:path={copy.name},simulations={args.puct_simulations}")
     return specs
 
 
@@ -72,10 +78,12 @@ def main(argv: list[str] | None = None) -> Path:
         parse_spec(spec)
     folder, models = start_model_experiment(args, "ladder", args.models)
     field = [*args.agents, *model_agents(args, models, folder)]
+    os.chdir(folder)  # the agents (in their own processes too) find the models here
     result = tournament(
         args.game, field, games_per_pair=args.games_per_pair, seed=args.seed,
-        board_size=args.board_size, workers=args.workers, out_dir=folder,
+        board_size=args.board_size, workers=args.workers, out_dir=".",
         resume=bool(args.resume_folder), anchor=args.agents[0],
+        pair_openings=args.opening_plies > 0, opening_plies=args.opening_plies or None,
     )  # fmt: skip
     print(render_tournament(result))
     print(f"wrote {folder}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -114,12 +115,13 @@ def test_ladder_quick(tmp_path):
     folder = run_script("ladder.py", out=tmp_path)
     assert folder.name.startswith("ladder-reversi-")
     ratings = list(csv.DictReader((folder / "ratings.csv").open()))
-    model = folder / "quick_ppo.zip"
-    agents = {"random", "greedy", "mcts:simulations=20", f"sb3:path={model}",
-              f"puct:path={model},simulations=10"}  # fmt: skip
+    assert (folder / "quick_ppo.zip").stat().st_size > 0
+    agents = {"random", "greedy", "mcts:simulations=20", "sb3:path=quick_ppo.zip",
+              "puct:path=quick_ppo.zip,simulations=10"}  # fmt: skip
     assert {r["agent"] for r in ratings} == agents
-    games = (folder / "games.jsonl").read_text().splitlines()
+    games = [json.loads(line) for line in (folder / "games.jsonl").open()]
     assert len(games) == 2 * 10  # 2 games for each of the 10 pairs
+    assert all(game["opening_plies"] == 4 and game["pair_openings"] for game in games)
     for name in ("ratings.md", "ratings.png"):
         assert (folder / name).stat().st_size > 0
 
