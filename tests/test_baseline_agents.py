@@ -413,7 +413,9 @@ def test_alphabeta_time_limit_is_respected():
         action = agent.act(state)
         elapsed = time.perf_counter() - start
         assert state.is_legal(action)
-        assert elapsed < 0.3, elapsed
+        # Without the limit, depth=None would search for minutes; the margin absorbs a loaded
+        # CI machine (the overrun itself is measured in benchmarks/, not here).
+        assert elapsed < 0.5, elapsed
         assert agent.last_search.depth >= 4  # the compiled search gets far in 0.2 s
     # With a depth too, whichever comes first: here the depth.
     agent = AlphaBetaAgent(depth=3, time_limit=10.0, seed=0)
