@@ -6,8 +6,9 @@
 For each opponent and each budget (``--simulations`` per move, then ``--seconds`` per move), a
 match of ``--games`` games with colours alternated is played through the arena (every game
 recorded to ``<mcts spec>__<opponent>.jsonl`` in the run folder, so an interrupted run resumes with
-``--resume-folder``). The scores, with Wilson intervals, go to ``scaling.csv`` and
-``scaling.png`` (score against budget, one line per opponent).
+``--resume-folder``). The scores, with Wilson intervals, go to ``scaling.csv``,
+``table.md`` (a row per budget, a column per opponent) and ``scaling.png`` (score against budget,
+one line per opponent).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from pathlib import Path
 from boardzoo.experiment import (
     arg,
     experiment_folder,
+    markdown_table,
     parse_args,
     play_point,
     plot_scores,
+    score_cell,
     seed_everything,
     write_csv,
 )
@@ -67,9 +70,19 @@ def main(argv: list[str] | None = None) -> Path:
             series = panels.setdefault(f"MCTS {kind} per move", {})
             series.setdefault(f"vs {opponent}", []).append((x, row))
     write_csv(folder / "scaling.csv", rows)
+    cells = {(r["opponent"], r["first"]): r for r in rows}
+    table = markdown_table(
+        ["MCTS budget / move", *(f"vs {opponent}" for opponent in args.opponents)],
+        [
+            [f"{x:g} {'s' if kind == 'seconds' else kind}",
+             *(score_cell(cells[opponent, mcts]) for opponent in args.opponents)]
+            for mcts, kind, x in budgets(args)
+        ],
+    )  # fmt: skip
+    (folder / "table.md").write_text(table)
     title = f"MCTS scaling on {args.game}, {args.games} games a point, seed {args.seed}"
     plot_scores(panels, folder / "scaling.png", title)
-    print(f"wrote {folder / 'scaling.csv'} and {folder / 'scaling.png'}")
+    print(f"\nMCTS's score (95% interval):\n{table}\nwrote {folder}")
     return folder
 
 

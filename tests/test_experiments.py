@@ -66,6 +66,7 @@ def test_mcts_scaling_quick(tmp_path):
     assert len(rows) == 6  # 2 opponents x (2 simulation budgets + 1 time budget)
     assert all(0.0 <= float(r["low"]) <= float(r["score"]) <= float(r["high"]) <= 1.0 for r in rows)
     assert (folder / "scaling.png").stat().st_size > 0
+    assert "| 0.01 s |" in (folder / "table.md").read_text()
     assert len(list(folder.glob("*.jsonl"))) == 6
 
 
