@@ -140,12 +140,6 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
         writer.writerows(rows)
 
 
-def read_csv(path: Path) -> list[dict[str, str]]:
-    """A CSV file written by :func:`write_csv`, as rows of strings."""
-    with path.open(newline="") as source:
-        return list(csv.DictReader(source))
-
-
 def plot_scores(
     panels: dict[str, dict[str, list[tuple[float, dict[str, Any]]]]],
     png: Path,

@@ -104,8 +104,9 @@ class SB3Agent(Agent):
         """The policy's probabilities over all actions, restricted to the legal ones.
 
         Calls the networks directly (features, actor head) rather than through
-        ``policy.get_distribution``: the same numbers, four times faster, which matters when
-        PUCT asks for a prior at every expansion.
+        ``policy.get_distribution``: the same numbers, about 2.7 times faster
+        (``benchmarks/bench_puct.py``), which matters when PUCT asks for a prior at every
+        expansion.
         """
         import torch
 
