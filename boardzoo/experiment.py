@@ -61,6 +61,21 @@ def arg(default: Any, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"help": help})
 
 
+@dataclasses.dataclass(frozen=True)
+class ArenaExperimentArgs:
+    """The arguments of every experiment that plays matches through the arena; a script's
+    ``Args`` subclasses it, adds its own fields and may redeclare these with other defaults."""
+
+    game: str = arg("reversi", "reversi or tictactoe")
+    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (a trained model's size too)")
+    games: int = arg(100, "games per match (colours alternated)")
+    workers: int = arg(2, "games played in parallel")
+    seed: int = arg(0, "seed of every match")
+    out: str = arg("runs", "folder that receives the run folder")
+    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
+    quick: bool = arg(False, "a smoke run (see the script's docstring)")
+
+
 def seed_everything(seed: int) -> None:
     """Seed Python, NumPy and, if installed, PyTorch: the one seeding block."""
     random.seed(seed)

@@ -1,14 +1,14 @@
 """A ladder of every kind of agent: a round-robin tournament with Elo ratings, table and plot.
 
     python experiments/ladder.py --game reversi --board-size 8 \
-        --models ppo_selfplay=runs/ppo/model.zip --games-per-pair 20 --workers 2
+        --models ppo_selfplay=runs/ppo/model.zip --games 20 --workers 2
     python experiments/ladder.py --quick       # trains a tiny model first if --models is empty
 
 The field is ``--agents`` (baselines and MCTS at a few budgets) plus, for every trained model
 given, the model itself (``sb3:path=...``) and PUCT guided by its policy
 (``puct:path=...,simulations=--puct-simulations``). The models are copied into the run folder
 as ``<label>.zip`` and the tournament runs in that folder, so the agents' names stay short
-(``sb3:path=ppo.zip``). Each pair plays ``--games-per-pair`` games with colours alternated,
+(``sb3:path=ppo.zip``). Each pair plays ``--games`` games with colours alternated,
 from paired random openings (``--opening-plies`` random plies, each opening played once with
 each colour: deterministic players such as a trained policy would otherwise repeat the same two
 games); ratings are maximum-likelihood Elo with 95% intervals, ``random``
@@ -24,7 +24,12 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boardzoo.experiment import arg, parse_args, start_model_experiment
+from boardzoo.experiment import (
+    ArenaExperimentArgs,
+    arg,
+    parse_args,
+    start_model_experiment,
+)
 
 AGENTS = (
     "random",
@@ -38,19 +43,12 @@ AGENTS = (
 
 
 @dataclass(frozen=True)
-class Args:
-    game: str = arg("reversi", "reversi or tictactoe")
-    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (the models' size)")
+class Args(ArenaExperimentArgs):
     agents: tuple[str, ...] = arg(AGENTS, "agent specs in the field (the first is anchored)")
     models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
     puct_simulations: int = arg(100, "budget of the PUCT player built on each model")
     opening_plies: int = arg(4, "random plies before each pair of games (0: no openings)")
-    games_per_pair: int = arg(20, "games each pair plays (colours alternated)")
-    workers: int = arg(2, "games played in parallel")
-    seed: int = arg(0, "tournament seed")
-    out: str = arg("runs", "folder that receives the run folder")
-    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
-    quick: bool = arg(False, "a smoke run: 3 agents + a model, 2 games a pair, 6x6 Reversi")
+    games: int = arg(20, "games each pair plays (colours alternated)")
 
 
 def model_agents(args: Args, models: dict[str, str], folder: Path) -> list[str]:
@@ -70,7 +68,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "agents": ("random", "greedy", "mcts:simulations=20"),
-                       "games_per_pair": 2, "board_size": 6, "puct_simulations": 10})  # fmt: skip
+                       "games": 2, "board_size": 6, "puct_simulations": 10})  # fmt: skip
     from boardzoo.agents.registry import parse_spec
     from boardzoo.arena import render_tournament, tournament
 
@@ -80,7 +78,7 @@ def main(argv: list[str] | None = None) -> Path:
     field = [*args.agents, *model_agents(args, models, folder)]
     os.chdir(folder)  # the agents (in their own processes too) find the models here
     result = tournament(
-        args.game, field, games_per_pair=args.games_per_pair, seed=args.seed,
+        args.game, field, games_per_pair=args.games, seed=args.seed,
         board_size=args.board_size, workers=args.workers, out_dir=".",
         resume=bool(args.resume_folder), anchor=args.agents[0],
         pair_openings=args.opening_plies > 0, opening_plies=args.opening_plies or None,

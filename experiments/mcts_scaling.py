@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from boardzoo.experiment import (
+    ArenaExperimentArgs,
     arg,
     experiment_folder,
     markdown_table,
@@ -30,18 +31,10 @@ from boardzoo.experiment import (
 
 
 @dataclass(frozen=True)
-class Args:
-    game: str = arg("reversi", "reversi or tictactoe")
-    board_size: int = arg(8, "Reversi board size: 4, 6 or 8")
+class Args(ArenaExperimentArgs):
     opponents: tuple[str, ...] = arg(("random", "greedy", "alphabeta:depth=2"), "agent specs")
     simulations: tuple[int, ...] = arg((10, 30, 100, 300, 1000, 3000, 10000), "budgets")
     seconds: tuple[float, ...] = arg((0.01, 0.1), "time budgets per move")
-    games: int = arg(100, "games per point")
-    workers: int = arg(2, "games played in parallel")
-    seed: int = arg(0, "match seed of every point")
-    out: str = arg("runs", "folder that receives the run folder")
-    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
-    quick: bool = arg(False, "a smoke run: two budgets, two opponents, 4 games")
 
 
 def budgets(args: Args) -> list[tuple[str, str, float]]:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from boardzoo.experiment import (
+    ArenaExperimentArgs,
     arg,
     parse_args,
     play_point,
@@ -29,17 +30,9 @@ from boardzoo.experiment import (
 
 
 @dataclass(frozen=True)
-class Args:
-    game: str = arg("reversi", "reversi or tictactoe")
-    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (the models' size)")
+class Args(ArenaExperimentArgs):
     models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
     simulations: tuple[int, ...] = arg((10, 30, 100, 300, 1000), "MCTS budgets per move")
-    games: int = arg(100, "games per point (colours alternated)")
-    workers: int = arg(2, "games played in parallel")
-    seed: int = arg(0, "match seed of every point")
-    out: str = arg("runs", "folder that receives the run folder")
-    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
-    quick: bool = arg(False, "a smoke run: two budgets, 4 games, a tiny model if none given")
 
 
 def main(argv: list[str] | None = None) -> Path:

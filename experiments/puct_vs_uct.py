@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from boardzoo.experiment import (
+    ArenaExperimentArgs,
     arg,
     parse_args,
     play_point,
@@ -27,19 +28,11 @@ from boardzoo.experiment import (
 
 
 @dataclass(frozen=True)
-class Args:
-    game: str = arg("reversi", "reversi or tictactoe")
-    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (the model's size)")
+class Args(ArenaExperimentArgs):
     model: str = arg("", "the trained SB3 .zip whose policy gives the priors")
     simulations: tuple[int, ...] = arg((10, 30, 100, 300), "budgets per move, both sides")
     value_head: bool = arg(False, "also play PUCT with the model's value head as leaf value")
     c: float = arg(1.25, "PUCT's exploration constant")
-    games: int = arg(100, "games per point (colours alternated)")
-    workers: int = arg(2, "games played in parallel")
-    seed: int = arg(0, "match seed of every point")
-    out: str = arg("runs", "folder that receives the run folder")
-    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
-    quick: bool = arg(False, "a smoke run: two budgets, 4 games, a tiny model if none given")
 
 
 def variants(args: Args, path: str) -> dict[str, str]:
