@@ -1,26 +1,53 @@
-"""The games by name, for command lines and configuration files."""
+"""The catalog: every game by name. Adding a game adds one entry here.
+
+    from boardzoo.games.catalog import get_game, make_game
+    spec = get_game("connect_four")            # the GameSpec: names, sides, options
+    game = make_game("reversi", board_size=6)  # the Game: shape, action names, kernels, start
+"""
 
 from __future__ import annotations
 
-from boardzoo.games.reversi import BOARD_SIZES, ReversiState
-from boardzoo.games.state import GameState
-from boardzoo.games.tictactoe import TicTacToeState
+import importlib
+from typing import Any
 
-GAME_NAMES = ("reversi", "tictactoe")
+from boardzoo.games.spec import Game, GameSpec
+from boardzoo.games.state import BoardState
+
+# name -> the module holding its GameSpec as ``SPEC``.
+CATALOG: dict[str, str] = {
+    "reversi": "boardzoo.games.reversi",
+    "tictactoe": "boardzoo.games.tictactoe",
+    "connect_four": "boardzoo.games.connect_four",
+}
+GAME_NAMES = tuple(CATALOG)
 
 
 def check_game(name: str) -> str:
     """``name`` if it is a known game, else a ``ValueError`` listing the games."""
-    if name not in GAME_NAMES:
+    if name not in CATALOG:
         raise ValueError(f"unknown game {name!r}; games: {', '.join(GAME_NAMES)}")
     return name
 
 
-def initial_state(name: str, board_size: int = 8) -> GameState:
-    """The start position of game ``name`` (``board_size`` is Reversi's: 4, 6 or 8)."""
-    if check_game(name) == "reversi":
-        return ReversiState.initial(board_size)
-    return TicTacToeState.initial()
+def get_game(name: str) -> GameSpec:
+    """The catalog entry of game ``name``."""
+    spec: GameSpec = importlib.import_module(CATALOG[check_game(name)]).SPEC
+    return spec
 
 
-__all__ = ["BOARD_SIZES", "GAME_NAMES", "check_game", "initial_state"]
+def all_games() -> list[GameSpec]:
+    """Every game of the catalog, in catalog order."""
+    return [get_game(name) for name in GAME_NAMES]
+
+
+def make_game(name: str, **options: Any) -> Game:
+    """Game ``name`` with ``options`` (each checked; the others at their defaults)."""
+    return get_game(name).make(**options)
+
+
+def initial_state(name: str, **options: Any) -> BoardState:
+    """The start position of game ``name`` with ``options``."""
+    return make_game(name, **options).initial_state()
+
+
+__all__ = ["CATALOG", "GAME_NAMES", "all_games", "check_game", "get_game", "initial_state", "make_game"]

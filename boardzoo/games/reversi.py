@@ -19,21 +19,67 @@ import numpy as np
 
 from boardzoo.games import reversi_kernels as kernels
 from boardzoo.games._encode import action_mask, board_planes
+from boardzoo.games.spec import Game, GameOption, GameSpec, Look
 from boardzoo.games.state import checked_action, returns_for
 
-__all__ = ["BOARD_SIZES", "ReversiState", "action_name", "parse_action"]
+__all__ = ["BOARD_SIZES", "SPEC", "ReversiState", "action_name", "parse_action"]
 
 BOARD_SIZES = (4, 6, 8)
 BLACK, WHITE = 0, 1
 _STRIDE = 8  # the kernels' bitboards are 8 squares wide whatever the board size
-_FILES = "abcdefgh"
+FILES = "abcdefghijklmnopqrstuvwxyz"
+BOARD_SIZE = GameOption("board_size", 8, BOARD_SIZES, "squares on a side of the board")
 
 
 def check_board_size(size: object) -> int:
     """Return ``size`` if Reversi can be played on it, else raise a ``ValueError`` naming it."""
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size not in BOARD_SIZES:
-        raise ValueError(f"board_size must be one of {list(BOARD_SIZES)}, got {size!r}")
-    return int(size)
+    return BOARD_SIZE.check(size)
+
+
+def _build(board_size: int) -> Game:
+    size = board_size
+    squares = [f"{FILES[col]}{row + 1}" for row in range(size) for col in range(size)]
+    return Game(
+        spec=SPEC,
+        options={"board_size": size},
+        rows=size,
+        cols=size,
+        num_actions=size * size + 1,
+        pass_action=size * size,
+        action_names=(*squares, "pass"),
+        params=kernels.make_params(size),
+        initial_state=lambda: ReversiState.initial(size),
+        square_action=lambda row, col: row * size + col,
+    )
+
+
+SPEC = GameSpec(
+    name="reversi",
+    title="Reversi",
+    sides=("black", "white"),
+    symbols=("X", "O"),
+    agents=("black_0", "white_0"),
+    options=(BOARD_SIZE,),
+    build=_build,
+    kernels="boardzoo.games.reversi_kernels",
+    env_module="boardzoo.envs.reversi_v0",
+    aec_id="boardzoo/reversi-v0",
+    gym_id="boardzoo/Reversi-v0",
+    look=Look(
+        frame=(21, 57, 37),
+        board=(34, 120, 72),
+        grid=(18, 74, 42),
+        label=(196, 220, 203),
+        piece_colours=((22, 22, 24), (240, 240, 236)),
+        piece_edges=((0, 0, 0), (150, 150, 146)),
+        pieces="discs",
+        grid_style="lines",
+        hint_mix=0.5,
+        star_points=True,
+    ),
+    show_counts=True,
+    heuristic_rollout=True,
+)
 
 
 @cache
@@ -45,29 +91,12 @@ def _geometry(size: int) -> tuple[int, tuple[int, ...]]:
 
 def action_name(action: int, size: int = 8) -> str:
     """Human name of an action: ``"d3"`` style coordinates, or ``"pass"``."""
-    if action == size * size:
-        return "pass"
-    if not 0 <= action < size * size:
-        raise ValueError(
-            f"action must be in 0..{size * size} on a {size}x{size} board, got {action}"
-        )
-    row, col = divmod(action, size)
-    return f"{_FILES[col]}{row + 1}"
+    return SPEC.make(board_size=size).action_name(action)
 
 
 def parse_action(text: str, size: int = 8) -> int:
     """Inverse of :func:`action_name`: ``"d3"`` -> 19 on 8x8, ``"pass"`` -> ``size * size``."""
-    cleaned = text.strip().lower()
-    if cleaned == "pass":
-        return size * size
-    files = _FILES[:size]
-    if len(cleaned) >= 2 and cleaned[0] in files and cleaned[1:].isdigit():
-        row = int(cleaned[1:]) - 1
-        if 0 <= row < size:
-            return row * size + files.index(cleaned[0])
-    raise ValueError(
-        f"cannot read move {text!r}: expected a square a1..{files[-1]}{size} or 'pass'"
-    )
+    return SPEC.make(board_size=size).parse_action(text)
 
 
 def _count(bits: int) -> int:
@@ -170,6 +199,10 @@ class ReversiState:
     # --- the GameState contract -------------------------------------------------------------
 
     @property
+    def game(self) -> Game:
+        return SPEC.make(board_size=self.size)
+
+    @property
     def num_actions(self) -> int:
         return self.size * self.size + 1
 
@@ -232,6 +265,20 @@ class ReversiState:
         """Number of black and white discs."""
         return _count(self.black), _count(self.white)
 
+    def bitboards(self) -> tuple[int, int]:
+        """Black's and white's discs (bit ``row * 8 + col``)."""
+        return self.black, self.white
+
+    def move_square(self, action: int) -> tuple[int, int] | None:
+        return None if action == self.pass_action else divmod(action, self.size)
+
+    def placed_square(self, action: int) -> tuple[int, int] | None:
+        return self.move_square(action)
+
+    def winning_line(self) -> tuple[tuple[int, int], ...] | None:
+        """Reversi is won on discs, not by a line: always ``None``."""
+        return None
+
     def square_owner(self, row: int, col: int) -> int | None:
         """0 (black), 1 (white) or ``None`` (empty) for the square at ``row``, ``col``."""
         bit = 1 << (row * _STRIDE + col)
@@ -244,7 +291,7 @@ class ReversiState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(size, size, 2)``: plane 0 ``player``'s discs, plane 1 the opponent's."""
         own, opp = self._own_opp(self.black, self.white, player)
-        return board_planes(own, opp, self.size, _STRIDE)
+        return board_planes(own, opp, self.size, self.size, _STRIDE, 1, 0)
 
     def to_text(self) -> str:
         """The board as :meth:`from_text` reads it."""

@@ -8,11 +8,14 @@ apply one, whether the game is over and what each player scored. States are immu
 from __future__ import annotations
 
 import operator
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from boardzoo.games.errors import IllegalMoveError
+
+if TYPE_CHECKING:
+    from boardzoo.games.spec import Game
 
 S = TypeVar("S", bound="GameState")
 
@@ -22,7 +25,14 @@ class GameState(Protocol):
     """A position of a two-player, zero-sum, perfect-information game.
 
     Players are numbered 0 (moves first) and 1. Actions are integers in ``range(num_actions)``.
+    Search and the arena need only this; :class:`BoardState` adds what boards, names and the
+    compiled kernels need.
     """
+
+    @property
+    def game(self) -> Game | None:
+        """The catalog game this position belongs to, or ``None`` (a foreign game)."""
+        ...
 
     @property
     def num_actions(self) -> int:
@@ -64,6 +74,52 @@ class GameState(Protocol):
         ...
 
 
+@runtime_checkable
+class BoardState(GameState, Protocol):
+    """A position of a catalog game: a board of ``game.rows`` x ``game.cols`` squares."""
+
+    @property
+    def game(self) -> Game:
+        """The game, with its options, shape, action names and compiled kernels."""
+        ...
+
+    def must_pass(self) -> bool:
+        """The player to move has no placement and must pass (always False without passes)."""
+        ...
+
+    def bitboards(self) -> tuple[int, int]:
+        """Player 0's and player 1's pieces as the compiled kernels lay them out."""
+        ...
+
+    def planes(self, player: int) -> np.ndarray:
+        """Int8 ``(rows, cols, 2)``: plane 0 ``player``'s pieces, plane 1 the opponent's."""
+        ...
+
+    def square_owner(self, row: int, col: int) -> int | None:
+        """0 or 1 for the player whose piece is on ``(row, col)``, ``None`` when it is empty."""
+        ...
+
+    def move_square(self, action: int) -> tuple[int, int] | None:
+        """The square that the legal ``action`` fills from here; ``None`` for a pass."""
+        ...
+
+    def placed_square(self, action: int) -> tuple[int, int] | None:
+        """The square filled by ``action``, the move that led to this position (``None``: pass)."""
+        ...
+
+    def disc_counts(self) -> tuple[int, int]:
+        """How many pieces players 0 and 1 have on the board."""
+        ...
+
+    def winning_line(self) -> tuple[tuple[int, int], ...] | None:
+        """The squares of the line that won the game, in order, for games won by a line."""
+        ...
+
+    def to_text(self) -> str:
+        """The board a row per line, top first: the sides' symbols and ``.`` for empty."""
+        ...
+
+
 def returns_for(winner: int | None) -> tuple[float, float]:
     """Rewards of players 0 and 1 for a game won by ``winner`` (``None``: drawn or not over)."""
     if winner is None:
@@ -83,7 +139,7 @@ def checked_action(state: GameState, action: object) -> int:
         detail = "the game is over"
     elif not 0 <= index < state.num_actions:
         detail = f"actions are 0..{state.num_actions - 1}"
-    elif index == getattr(state, "pass_action", None):
+    elif state.game is not None and index == state.game.pass_action:
         detail = "passing is only allowed without a placement"
     else:
         detail = ""

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardzoo.games._encode import action_mask, board_planes
+from boardzoo.games.spec import Game, GameSpec, Look
 from boardzoo.games.state import checked_action, returns_for
 
-__all__ = ["TicTacToeState"]
+__all__ = ["SPEC", "TicTacToeState"]
 
 X, O = 0, 1
 FULL_BOARD = 0b111_111_111
@@ -26,6 +27,47 @@ WINNING_LINES = (
     0b001_001_001, 0b010_010_010, 0b100_100_100,  # columns
     0b100_010_001, 0b001_010_100,                 # diagonals
 )  # fmt: skip
+
+
+def _build() -> Game:
+    return Game(
+        spec=SPEC,
+        options={},
+        rows=_SIZE,
+        cols=_SIZE,
+        num_actions=_NUM_ACTIONS,
+        pass_action=None,
+        action_names=tuple(f"{'abc'[a % 3]}{a // 3 + 1}" for a in range(_NUM_ACTIONS)),
+        params=np.array([FULL_BOARD], dtype=np.uint64),
+        initial_state=TicTacToeState.initial,
+        square_action=lambda row, col: row * _SIZE + col,
+    )
+
+
+SPEC = GameSpec(
+    name="tictactoe",
+    title="TicTacToe",
+    sides=("X", "O"),
+    symbols=("X", "O"),
+    agents=("player_1", "player_2"),
+    options=(),
+    build=_build,
+    kernels="boardzoo.games.tictactoe_kernels",
+    env_module="boardzoo.envs.tictactoe_v0",
+    aec_id="boardzoo/tictactoe-v0",
+    gym_id="boardzoo/TicTacToe-v0",
+    look=Look(
+        frame=(228, 224, 214),
+        board=(248, 246, 240),
+        grid=(84, 88, 98),
+        label=(98, 100, 108),
+        piece_colours=((40, 58, 82), (196, 64, 52)),
+        piece_edges=((40, 58, 82), (196, 64, 52)),
+        pieces="marks",
+        grid_style="lines",
+        hint_mix=0.12,
+    ),
+)
 
 
 def _line_table() -> tuple[bool, ...]:
@@ -94,6 +136,10 @@ class TicTacToeState:
         return cls(x, o)
 
     @property
+    def game(self) -> Game:
+        return SPEC.make()
+
+    @property
     def size(self) -> int:
         return _SIZE
 
@@ -148,6 +194,33 @@ class TicTacToeState:
     def returns(self) -> tuple[float, float]:
         return returns_for(self.winner)
 
+    def must_pass(self) -> bool:
+        """TicTacToe has no passes."""
+        return False
+
+    def bitboards(self) -> tuple[int, int]:
+        """X's and O's marks (bit ``row * 3 + col``)."""
+        return self.x, self.o
+
+    def move_square(self, action: int) -> tuple[int, int] | None:
+        return divmod(action, _SIZE)
+
+    def placed_square(self, action: int) -> tuple[int, int] | None:
+        return divmod(action, _SIZE)
+
+    def disc_counts(self) -> tuple[int, int]:
+        """Marks of X and O."""
+        return self.x.bit_count(), self.o.bit_count()
+
+    def winning_line(self) -> tuple[tuple[int, int], ...] | None:
+        """The three squares of the winner's line, ``None`` unless the game is won."""
+        winner = self.winner
+        if winner is None:
+            return None
+        marks = self.x if winner == X else self.o
+        line = next(line for line in WINNING_LINES if marks & line == line)
+        return tuple(divmod(bit, _SIZE) for bit in range(9) if line >> bit & 1)
+
     def square_owner(self, row: int, col: int) -> int | None:
         """0 (X), 1 (O) or ``None`` (empty) for the square at ``row``, ``col``."""
         bit = 1 << (row * _SIZE + col)
@@ -156,7 +229,7 @@ class TicTacToeState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(3, 3, 2)``: plane 0 ``player``'s marks, plane 1 the opponent's."""
         own, opp = (self.x, self.o) if player == X else (self.o, self.x)
-        return board_planes(own, opp, _SIZE, _SIZE)
+        return board_planes(own, opp, _SIZE, _SIZE, _SIZE, 1, 0)
 
     def to_text(self) -> str:
         symbols = {X: "X", O: "O", None: "."}

@@ -1,0 +1,279 @@
+"""The game contract: what every layer knows about a game, said once per game.
+
+A game is described by one :class:`GameSpec` in the catalog (:mod:`boardzoo.games.catalog`):
+its names, its sides, its options and how to draw it. ``spec.make(**options)`` gives the
+:class:`Game` for one choice of options (Reversi on 6x6, say): the board's shape, the number of
+actions, the one place where actions get their text names, the start position, and the game's
+compiled kernels with their parameters.
+
+The compiled kernels
+--------------------
+Every game ships a module of numba functions with the names and signatures below (see
+:data:`KERNEL_FUNCTIONS`). The compiled search, alpha-beta and greedy are written once against
+these names and specialised per game (:mod:`boardzoo.games.specialise`), so they need no branch
+per game. A position is two ``uint64`` bitboards, ``s0`` (player 0's pieces) and ``s1`` (player
+1's), and ``player``, the player to move; how squares map to bits ("cells") is the game's own
+business. ``params`` is the game's ``uint64`` parameter array (:attr:`Game.params`).
+
+==================================================  ===============================================
+``placements(s0, s1, player, params) -> u8``        cells the player to move may fill (0 when it
+                                                    must pass or the game is over)
+``place(s0, s1, player, cell, params) -> (u8, u8)`` the bitboards after the player to move fills
+                                                    ``cell`` (``cell < 0``: a pass)
+``outcome(s0, s1, player, params) -> (b1, i8)``     whether the game is over, and player 0's
+                                                    result code: 0 loss, 1 draw, 2 win
+``cell_action(cell, params) -> i8``                 the env action that fills ``cell`` (``cell <
+                                                    0``: the pass action)
+``rollout(s0, s1, player, params, policy, rng)``    play to the end; returns player 0's score (1,
+``-> (f8, u8)``                                     0.5, 0) and the next RNG state. ``policy`` 0
+                                                    is uniformly random; 1 the game's heuristic
+                                                    (where :attr:`GameSpec.heuristic_rollout`)
+``evaluate(s0, s1, player, params) -> i8``          heuristic score of a position in play for the
+                                                    player to move, far below :data:`WIN_SCORE`
+``final_score(s0, s1, player, params) -> i8``       score of a finished game for the player to
+                                                    move: ``WIN_SCORE + margin`` won, 0 drawn,
+                                                    ``-WIN_SCORE - margin`` lost
+``order_key(s0, s1, player, cell, depth, params)``  alpha-beta move ordering: lower is searched
+``-> i8``                                           first; ``depth`` is the plies left
+``greedy_score(s0, s1, player, cell, params)``      the one-ply greedy player's score of filling
+``-> i8``                                           ``cell`` (highest is played, ties at random)
+==================================================  ===============================================
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from boardzoo.games.state import BoardState
+
+__all__ = [
+    "KERNEL_FUNCTIONS",
+    "LOSS",
+    "DRAW",
+    "WIN",
+    "WIN_SCORE",
+    "Game",
+    "GameOption",
+    "GameSpec",
+    "Look",
+]
+
+# Result codes of the compiled kernels, from player 0's point of view (score = code / 2).
+LOSS, DRAW, WIN = 0, 1, 2
+# A finished game scores WIN_SCORE + margin for the winner: any win beats any evaluation.
+WIN_SCORE = 1_000_000
+KERNEL_FUNCTIONS = (
+    "placements",
+    "place",
+    "outcome",
+    "cell_action",
+    "rollout",
+    "evaluate",
+    "final_score",
+    "order_key",
+    "greedy_score",
+)
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """An option of a game (Reversi's ``board_size``): its default and its allowed values."""
+
+    name: str
+    default: int
+    allowed: tuple[int, ...]
+    help: str
+
+    def check(self, value: object) -> int:
+        """``value`` if it is allowed, else a ``ValueError`` naming it and the allowed values."""
+        ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if not ok or value not in self.allowed:
+            raise ValueError(f"{self.name} must be one of {list(self.allowed)}, got {value!r}")
+        return int(value)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a game is drawn: colours and shapes, as data (the renderer has no per-game code).
+
+    ``pieces``: ``"discs"`` (round stones) or ``"marks"`` (a cross for player 0, a ring for
+    player 1). ``grid``: ``"lines"`` (lines between squares, as Reversi and TicTacToe) or
+    ``"holes"`` (a frame with a round hole per square, as Connect Four). ``hints``: draw a dot on
+    each square where the player to move may play. ``ranks``: label rows with numbers (columns
+    are always labelled with letters).
+    """
+
+    frame: Color
+    board: Color
+    grid: Color
+    label: Color
+    piece_colours: tuple[Color, Color]
+    piece_edges: tuple[Color, Color]
+    pieces: str = "discs"
+    grid_style: str = "lines"
+    hint_mix: float = 0.5
+    star_points: bool = False
+    ranks: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the catalog: its names, sides, options, drawing and where its parts live.
+
+    Attributes:
+        name: the catalog name, used by the command line, records and experiments.
+        title: the name for people ("Connect Four").
+        sides: the sides' names, first player first ("black", "white"): the ``play`` command's
+            ``--black``/``--white`` flags, records and the user interfaces use them.
+        symbols: one character per side for text boards ("X", "O").
+        agents: the PettingZoo agent names, first player first.
+        options: the game's options with their allowed values (empty for most games).
+        build: makes the :class:`Game` for a full set of option values (keywords).
+        kernels: the module of the game's compiled kernels (see the module docstring).
+        env_module: the module of the PettingZoo env (``env()``, ``raw_env``).
+        aec_id: the id for ``pettingzoo.make("aec", ...)``.
+        gym_id: the id of the single-agent version for ``gymnasium.make``.
+        look: how to draw the game.
+        show_counts: the piece counts decide the game, so status lines show them (Reversi).
+        heuristic_rollout: the rollout kernel has a heuristic policy (``policy=1``).
+    """
+
+    name: str
+    title: str
+    sides: tuple[str, str]
+    symbols: tuple[str, str]
+    agents: tuple[str, str]
+    options: tuple[GameOption, ...]
+    build: Callable[..., Game]
+    kernels: str
+    env_module: str
+    aec_id: str
+    gym_id: str
+    look: Look
+    show_counts: bool = False
+    heuristic_rollout: bool = False
+    _made: dict[tuple[tuple[str, int], ...], Game] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def option(self, name: str) -> GameOption:
+        """The option called ``name``; a ``ValueError`` listing the game's options otherwise."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        have = ", ".join(o.name for o in self.options) or "none"
+        raise ValueError(f"{self.name} has no option {name!r}; its options: {have}")
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, int]:
+        """Every option's value (defaults filled in), each checked; unknown names refused."""
+        for name in options:
+            self.option(name)
+        return {o.name: o.check(options.get(o.name, o.default)) for o in self.options}
+
+    def make(self, **options: Any) -> Game:
+        """The game with these options (the others at their defaults); one object per choice."""
+        checked = self.check_options(options)
+        key = tuple(sorted(checked.items()))
+        if key not in self._made:
+            self._made[key] = self.build(**checked)
+        return self._made[key]
+
+    def side_index(self, side: str) -> int:
+        """0 or 1 for a side's name (any case), else a ``ValueError`` listing the sides."""
+        lowered = side.lower()
+        for index, name in enumerate(self.sides):
+            if name.lower() == lowered:
+                return index
+        raise ValueError(f"{side!r} is not a side of {self.name}; its sides: {', '.join(self.sides)}")
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A game with its options chosen: what a position needs to be played, named and drawn.
+
+    One object per game and options (:meth:`GameSpec.make`), so ``is`` and ``==`` compare them.
+
+    Attributes:
+        spec: the game's catalog entry.
+        options: the option values (every option of the game).
+        rows, cols: the board's shape; row 0 is drawn at the top.
+        num_actions: the size of the action space.
+        pass_action: the action that passes, or ``None`` in games without passes.
+        action_names: the text name of each action (the only place names are made).
+        params: the ``uint64`` parameters of the compiled kernels.
+        initial_state: makes the start position.
+        square_action: the action that a click on ``(row, col)`` means, or ``None``.
+    """
+
+    spec: GameSpec
+    options: Mapping[str, int]
+    rows: int
+    cols: int
+    num_actions: int
+    pass_action: int | None
+    action_names: tuple[str, ...]
+    params: np.ndarray
+    initial_state: Callable[[], BoardState]
+    square_action: Callable[[int, int], int | None]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def label(self) -> str:
+        """The game and its options for titles: ``"reversi 6x6"``, ``"connect_four"``."""
+        if "board_size" in self.options:
+            size = self.options["board_size"]
+            return f"{self.name} {size}x{size}"
+        extra = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.name} ({extra})" if extra else self.name
+
+    @cached_property
+    def kernels(self) -> ModuleType:
+        """The module of the game's compiled kernels (imported on first use)."""
+        return importlib.import_module(self.spec.kernels)
+
+    @cached_property
+    def _actions_by_name(self) -> dict[str, int]:
+        return {name.lower(): action for action, name in enumerate(self.action_names)}
+
+    def action_name(self, action: int) -> str:
+        """The text name of ``action`` (``"d3"``, ``"pass"``); a ``ValueError`` outside the range."""
+        if isinstance(action, bool) or not 0 <= action < self.num_actions:
+            raise ValueError(
+                f"action must be in 0..{self.num_actions - 1} in {self.label}, got {action!r}"
+            )
+        return self.action_names[action]
+
+    def parse_action(self, text: str) -> int:
+        """The action named ``text`` (any case, spaces ignored) or numbered ``text`` (``"19"``).
+
+        A ``ValueError`` says which names are allowed.
+        """
+        key = "".join(str(text).split()).lower()
+        if key in self._actions_by_name:
+            return self._actions_by_name[key]
+        if key.isdigit() and int(key) < self.num_actions:
+            return int(key)
+        first, last = self.action_names[0], self.action_names[self.num_actions - 1]
+        if self.pass_action is not None:
+            last = self.action_names[self.pass_action - 1]
+        passing = " or 'pass'" if self.pass_action is not None else ""
+        raise ValueError(
+            f"cannot read move {text!r}: expected {first}..{last}{passing}, or an action number "
+            f"0..{self.num_actions - 1}"
+        )
+
+    def __repr__(self) -> str:
+        return f"Game({self.label!r})"

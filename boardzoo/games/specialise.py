@@ -1,0 +1,64 @@
+"""Compile generic code once per game: templates that call ``kernels.<name>(...)``.
+
+The compiled search, alpha-beta and greedy are plain Python functions (templates) that reach the
+game through a module global called ``kernels``: ``kernels.placements(s0, s1, player, params)``
+and the other functions of the game contract (:mod:`boardzoo.games.spec`). :func:`specialise`
+makes a copy of the templates whose ``kernels`` is a given game's kernel module, compiles it with
+numba (``cache=True``, ``nogil=True``) and remembers it, so every game gets its own machine code
+with the game's kernels inlined, and no branch on the game is left in the generic code.
+
+Each copy is named after the template, the game's kernel module and a digest of that module's
+source file, so numba's on-disk cache keeps one entry per game and drops it when the kernels
+change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import types
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from numba import njit
+
+__all__ = ["specialise"]
+
+_SPECIALISED: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+
+def _digest(module: types.ModuleType) -> str:
+    source = Path(module.__file__ or "").read_bytes() if module.__file__ else b""
+    return hashlib.sha1(source).hexdigest()[:10]
+
+
+def specialise(
+    templates: Sequence[Callable[..., Any]], kernels: types.ModuleType
+) -> dict[str, Any]:
+    """Compiled copies of ``templates`` (all from one module) that call ``kernels``.
+
+    Templates may call each other by name: each copy calls the other copies. Returns the copies
+    by template name; the same arguments return the same copies.
+    """
+    module = templates[0].__module__
+    names = tuple(t.__name__ for t in templates)
+    key = (module, ",".join(names), kernels.__name__)
+    if key in _SPECIALISED:
+        return _SPECIALISED[key]
+    tag = f"{kernels.__name__.rpartition('.')[2]}_{_digest(kernels)}"
+    namespace = dict(templates[0].__globals__)
+    namespace["kernels"] = kernels
+    copies: dict[str, Any] = {}
+    for template in templates:
+        if template.__module__ != module:
+            raise ValueError(f"templates must come from one module: {template.__qualname__}")
+        copy = types.FunctionType(
+            template.__code__, namespace, f"{template.__name__}__{tag}", template.__defaults__
+        )
+        copy.__qualname__ = f"{template.__qualname__}__{tag}"
+        copy.__module__ = module
+        copy.__doc__ = template.__doc__
+        copies[template.__name__] = njit(cache=True, nogil=True)(copy)
+    namespace.update(copies)
+    _SPECIALISED[key] = copies
+    return copies
