@@ -1,12 +1,14 @@
-"""Negamax alpha-beta player for Reversi and TicTacToe, compiled with numba.
+"""Negamax alpha-beta player for every catalog game, compiled with numba.
 
-Reversi: a fixed-depth search (a pass is a ply) with move ordering (corners first, X-squares
-last; with 3 or more plies left, fewest replies for the opponent first, the "fastest-first" rule
-of endgame solvers) and an evaluation of mobility, corners, X-squares next to an empty corner and
-discs; positions with few empty squares are solved exactly to the end of the game. TicTacToe:
-always solved exactly, so play is perfect. With a time limit, iterative deepening runs under a
-node budget worked out from the measured search speed. Equally good root moves are told apart by
-a seeded shuffle of the root moves.
+One search for every game (:mod:`boardzoo.agents.alphabeta_kernels`, compiled per game): a
+fixed-depth negamax (a pass is a ply) with the game's move ordering and evaluation (Reversi:
+corners first, X-squares last and, with 3 or more plies left, fewest replies for the opponent
+first, the "fastest-first" rule of endgame solvers; an evaluation of mobility, corners, X-squares
+next to an empty corner and discs. Connect Four: centre columns first; threats and centre
+control). Positions with few empty squares are solved exactly to the end of the game, so
+TicTacToe is always played perfectly. With a time limit, iterative deepening runs under a node
+budget worked out from the measured search speed. Equally good root moves are told apart by a
+seeded shuffle of the root moves.
 
 References: Knuth & Moore, "An analysis of alpha-beta pruning" (1975); Slate & Atkin, "CHESS 4.5:
 the Northwestern University chess program" (1977) for iterative deepening; Rosenbloom, "A
@@ -24,12 +26,9 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents import alphabeta_kernels as k
-from boardzoo.agents.base import Agent, Seed, env_state, legal_or_raise, make_rng
-from boardzoo.agents.greedy import square_kind
-from boardzoo.games import GameState
-from boardzoo.games.reversi import ReversiState
-from boardzoo.games.reversi_kernels import valid_mask
-from boardzoo.games.tictactoe import TicTacToeState
+from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState, GameState
 
 __all__ = ["WIN", "AlphaBetaAgent", "AlphaBetaInfo"]
 
@@ -51,10 +50,10 @@ _ORDER_KEYS = {"corner": -40, "edge": 0, "inner": 4, "c": 12, "x": 40}
 class AlphaBetaInfo:
     """What the last search did (``AlphaBetaAgent.last_search``).
 
-    ``score`` is from the point of view of the player to move. A finished game scores
-    ``WIN + d`` (won by ``d`` discs), 0 (drawn) or ``-WIN + d`` (lost, ``d < 0``) for Reversi with
-    ``WIN`` = :data:`WIN`, and ``1 + empty squares`` (won), 0 or ``-(1 + empty squares)`` for
-    TicTacToe; other Reversi scores are the heuristic evaluation, far below ``WIN``.
+    ``score`` is from the point of view of the player to move: the game's ``final_score`` for a
+    finished game (:data:`WIN` plus a margin for a win: Reversi's disc difference, TicTacToe's and
+    Connect Four's empty squares; 0 for a draw; negative for a loss), otherwise the game's
+    heuristic evaluation, far below :data:`WIN`.
     """
 
     action: int
@@ -76,40 +75,27 @@ class AlphaBetaInfo:
         return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
 
 
-@cache
-def _reversi_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The geometry (valid squares, corners and their X-squares) and static ordering keys."""
-    geometry = np.zeros(k.GEOMETRY_SIZE, dtype=np.uint64)
-    geometry[k.VALID] = np.uint64(valid_mask(size))
-    far = size - 1
-    corners = ((0, 0), (0, far), (far, 0), (far, far))
-    x_squares = ((1, 1), (1, far - 1), (far - 1, 1), (far - 1, far - 1))
-    for i, ((cr, cc), (xr, xc)) in enumerate(zip(corners, x_squares, strict=True)):
-        geometry[k.CORNER_0 + i] = np.uint64(1 << (cr * 8 + cc))
-        if size > 4:  # on 4x4 the X-squares are the centre, taken from the start
-            geometry[k.X_SQUARE_0 + i] = np.uint64(1 << (xr * 8 + xc))
-        geometry[k.CORNERS] |= geometry[k.CORNER_0 + i]
-    order_key = np.zeros(64, dtype=np.int64)
-    for row in range(size):
-        for col in range(size):
-            order_key[row * 8 + col] = _ORDER_KEYS[square_kind(size, row, col)]
-    return geometry, order_key
+def _cells(bits: int) -> list[int]:
+    """The set bits of ``bits``, lowest first."""
+    return [i for i in range(bits.bit_length()) if bits >> i & 1]
 
 
 @cache
-def _calibrated_rate() -> float:
-    """Nodes per second of a small 8x8 search, once per process (this also warms the kernels)."""
-    state = ReversiState.initial(8)
-    geometry, order_key = _reversi_tables(8)
-    root = np.array([19, 26, 37, 44], dtype=np.int64)
+def _calibrated_rate(game: Game) -> float:
+    """Nodes per second of a small search of ``game``, once per process and game.
+
+    This also compiles (or loads) the game's search before any clock runs.
+    """
+    search_root = k.compiled_alphabeta(game)["search_root"]
+    state = game.initial_state()
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    root = np.array(_cells(int(game.kernels.placements(s0, s1, 0, game.params))), dtype=np.int64)
     best = 0.0
     for _ in range(3):
         counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
-        counters[k.BUDGET] = _NO_LIMIT
+        counters[k.BUDGET] = 200_000
         began = time.perf_counter()
-        k.search_root(
-            np.uint64(state.black), np.uint64(state.white), geometry, order_key, root, 6, counters
-        )
+        search_root(s0, s1, 0, game.params, root, 6, counters)
         best = max(best, counters[k.NODES] / max(time.perf_counter() - began, 1e-9))
     return 0.5 * best  # on the safe side: a budget too small only stops a search early
 
@@ -129,16 +115,13 @@ class AlphaBetaAgent(Agent):
     """Alpha-beta search (see the module docstring).
 
     Args:
-        depth: plies searched in Reversi (a pass is a ply), or ``None`` for no limit but the time;
-            ignored by TicTacToe, which is always searched to the end.
+        depth: plies searched (a pass is a ply), or ``None`` for no limit but the time.
         time_limit: seconds per move, or ``None``. Searches then deepen one ply at a time and keep
             the move of the last completed depth; with ``depth`` too, whichever comes first.
-        exact_empties: Reversi positions with at most this many empty squares are solved to the
-            end of the game (the score is then the final disc difference, wins first).
+        exact_empties: positions with at most this many empty squares are solved to the end of
+            the game (so TicTacToe, with 9 squares, is always solved by default).
         seed: seed of the tie-breaking between equally good moves (an int, a NumPy
             ``Generator`` or ``None``).
-
-    Other games raise ``TypeError``.
     """
 
     name = "alphabeta"
@@ -168,8 +151,8 @@ class AlphaBetaAgent(Agent):
         self.exact_empties = int(exact_empties)
         self.seed = seed
         self._rng = make_rng(seed)
-        # Nodes per second of the Reversi search, measured again at every search.
-        self._rate = _calibrated_rate() if self.time_limit is not None else 0.0
+        # Nodes per second of the search, calibrated per game and measured again at every search.
+        self._rate = 0.0
         self.last_search: AlphaBetaInfo | None = None
 
     # --- the Agent interface -------------------------------------------------------------------
@@ -180,66 +163,41 @@ class AlphaBetaAgent(Agent):
 
     def search(self, state: GameState) -> AlphaBetaInfo:
         """Search a game state directly; returns (and stores) :attr:`last_search`."""
-        if isinstance(state, ReversiState):
-            info = self._search_reversi(state)
-        elif isinstance(state, TicTacToeState):
-            info = self._search_tictactoe(state)
-        else:
-            raise TypeError(
-                f"AlphaBetaAgent plays Reversi and TicTacToe only, got a {type(state).__name__}"
-            )
+        info = self._search(board_state(state, "AlphaBetaAgent"))
         self.last_search = info
         return info
 
-    # --- TicTacToe ----------------------------------------------------------------------------
-
-    def _search_tictactoe(self, state: TicTacToeState) -> AlphaBetaInfo:
-        start = time.perf_counter()
+    def _search(self, state: BoardState) -> AlphaBetaInfo:
         actions = legal_or_raise(state)
-        own, opp = (state.x, state.o) if state.current_player == 0 else (state.o, state.x)
-        root = self._rng.permutation(np.asarray(actions, dtype=np.int64))
-        counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
-        index, score = k.ttt_search_root(np.uint64(own), np.uint64(opp), root, counters)
-        return AlphaBetaInfo(
-            action=int(root[index]),
-            score=int(score),
-            depth=9 - (own | opp).bit_count(),
-            nodes=int(counters[k.NODES]),
-            seconds=time.perf_counter() - start,
-            exact=True,
-        )
-
-    # --- Reversi ------------------------------------------------------------------------------
-
-    def _search_reversi(self, state: ReversiState) -> AlphaBetaInfo:
+        game = state.game
+        search_root = k.compiled_alphabeta(game)["search_root"]
+        if self.time_limit is not None and self._rate == 0.0:
+            self._rate = _calibrated_rate(game)
         start = time.perf_counter()
-        actions = legal_or_raise(state)
-        size = state.size
-        geometry, order_key = _reversi_tables(size)
-        own, opp = (
-            (state.black, state.white) if state.current_player == 0 else (state.white, state.black)
-        )
-        squares = [-1 if a == state.pass_action else (a // size) * 8 + a % size for a in actions]
-        shuffled = [squares[i] for i in self._rng.permutation(len(squares))]
-        root = np.array(
-            sorted(shuffled, key=lambda sq: order_key[sq] if sq >= 0 else 0), dtype=np.int64
-        )
-        empties = (int(geometry[k.VALID]) & ~(own | opp)).bit_count()
+        params, player = game.params, state.current_player
+        s0, s1 = (np.uint64(b) for b in state.bitboards())
+        cells = _cells(int(game.kernels.placements(s0, s1, player, params))) or [-1]
+        shuffled = [cells[i] for i in self._rng.permutation(len(cells))]
+        order_key = game.kernels.order_key
+        keys = {c: order_key(s0, s1, player, c, 0, params) if c >= 0 else 0 for c in cells}
+        root = np.array(sorted(shuffled, key=keys.__getitem__), dtype=np.int64)
+        empties = (int(params[0]) & ~(int(s0) | int(s1))).bit_count()
         solve = empties <= self.exact_empties
-        own_u, opp_u = np.uint64(own), np.uint64(opp)
 
         if self.time_limit is None:
+            assert self.depth is not None  # the constructor allows no depth only with a time
             plan = [k.UNBOUNDED_DEPTH if solve else self.depth]
         elif solve:
             # Cheap shallow iterations first, as a fallback should the exact solve run out of time.
             shallow = min(self.depth or 4, max(1, empties - 2))
             plan = [*range(1, shallow + 1), k.UNBOUNDED_DEPTH]
         else:
-            plan = range(1, (self.depth or k.UNBOUNDED_DEPTH - 1) + 1)
+            plan = list(range(1, (self.depth or k.UNBOUNDED_DEPTH - 1) + 1))
         deadline = None if self.time_limit is None else start + self.time_limit
 
-        best_square, best_score, done_depth, exact = int(root[0]), 0, 0, False
-        total_nodes, step, samples = 0, 0, []
+        best_cell, best_score, done_depth, exact = int(root[0]), 0, 0, False
+        total_nodes, step = 0, 0
+        samples: list[float] = []
         while step < len(plan):
             depth = plan[step]
             counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
@@ -253,17 +211,17 @@ class AlphaBetaAgent(Agent):
                 if left <= 0:
                     break
                 counters[k.BUDGET] = max(1, int(rate * left * _BUDGET_SAFETY))
-            index, score, searched = k.search_root(
-                own_u, opp_u, geometry, order_key, root, depth, counters
-            )
+            index, score, searched = search_root(s0, s1, player, params, root, depth, counters)
             took = time.perf_counter() - began
             total_nodes += int(counters[k.NODES])
             if took >= _MIN_SAMPLE_SECONDS and counters[k.NODES] >= _MIN_SAMPLE_NODES:
                 samples.append(counters[k.NODES] / took)
                 self._rate = min(samples)
             if counters[k.ABORTED]:
-                # A speed carried over from another position may be far too low: if so, and if
-                # there is time left, run this depth again with a budget that fits.
+                # Only a time limit sets a budget. A speed carried over from another position may
+                # be far too low: if so, and if there is time left, run this depth again with a
+                # budget that fits.
+                assert deadline is not None and self.time_limit is not None
                 left = deadline - time.perf_counter()
                 too_low = len(samples) == 1 and samples[0] > _RETRY_RATIO * rate
                 if too_low and left > _RETRY_FRACTION * self.time_limit:
@@ -271,9 +229,9 @@ class AlphaBetaAgent(Agent):
                 # Moves searched before the budget ran out can still overturn the previous best,
                 # which was searched first.
                 if searched > 0 and index > 0:
-                    best_square = int(root[index])
+                    best_cell = int(root[index])
                 break
-            best_square, best_score = int(root[index]), int(score)
+            best_cell, best_score = int(root[index]), int(score)
             exact = bool(counters[k.HORIZON] == 0)
             done_depth = int(counters[k.SELDEPTH]) if exact else depth
             if exact:
@@ -284,11 +242,8 @@ class AlphaBetaAgent(Agent):
             root = np.concatenate(([root[index]], np.delete(root, index)))
             step += 1
 
-        action = (
-            state.pass_action if best_square < 0 else (best_square // 8) * size + best_square % 8
-        )
         return AlphaBetaInfo(
-            action=action,
+            action=int(game.kernels.cell_action(best_cell, params)),
             score=best_score,
             depth=done_depth,
             nodes=total_nodes,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from boardzoo.games import GameState
+from boardzoo.games.state import BoardState, GameState
 
 Seed = int | np.random.Generator | None
 
@@ -19,7 +19,7 @@ def env_state(env: Any) -> GameState:
     PettingZoo AEC env is snapshotted with ``copy.deepcopy`` through :class:`AECGameState`.
     Plain :class:`~boardzoo.games.GameState` objects are accepted as they are.
     """
-    if isinstance(env, GameState) and not hasattr(env, "agent_iter"):
+    if isinstance(env, GameState):
         return env
     raw = getattr(env, "unwrapped", env)
     get_state = getattr(raw, "get_state", None)
@@ -53,6 +53,18 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def board_state(state: GameState, agent: str) -> BoardState:
+    """``state`` as a catalog game's position; a ``TypeError`` naming ``agent`` for other games."""
+    if state.game is None:
+        from boardzoo.games.catalog import GAME_NAMES
+
+        raise TypeError(
+            f"{agent} plays the catalog's games ({', '.join(GAME_NAMES)}), "
+            f"got a {type(state).__name__}"
+        )
+    return cast(BoardState, state)
 
 
 def legal_or_raise(state: GameState) -> list[int]:

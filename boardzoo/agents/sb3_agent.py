@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.agents.base import Agent, Seed, env_state, legal_or_raise, make_rng
+from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.games import GameState
 
 # Algorithms tried, in order, when ``algo="auto"``: (module, class).
@@ -98,7 +98,8 @@ class SB3Agent(Agent):
         """The planes of the side to move as a batch of one (preprocessed by the networks)."""
         import torch
 
-        return torch.as_tensor(state.planes(state.current_player)[None])
+        board = board_state(state, "SB3Agent")
+        return torch.as_tensor(board.planes(board.current_player)[None])
 
     def prior(self, state: GameState) -> np.ndarray:
         """The policy's probabilities over all actions, restricted to the legal ones.

@@ -1,8 +1,8 @@
 """The catalog: every game by name. Adding a game adds one entry here.
 
-    from boardzoo.games.catalog import get_game, make_game
-    spec = get_game("connect_four")            # the GameSpec: names, sides, options
-    game = make_game("reversi", board_size=6)  # the Game: shape, action names, kernels, start
+from boardzoo.games.catalog import get_game, make_game
+spec = get_game("connect_four")            # the GameSpec: names, sides, options
+game = make_game("reversi", board_size=6)  # the Game: shape, action names, kernels, start
 """
 
 from __future__ import annotations
@@ -50,4 +50,12 @@ def initial_state(name: str, **options: Any) -> BoardState:
     return make_game(name, **options).initial_state()
 
 
-__all__ = ["CATALOG", "GAME_NAMES", "all_games", "check_game", "get_game", "initial_state", "make_game"]
+__all__ = [
+    "CATALOG",
+    "GAME_NAMES",
+    "all_games",
+    "check_game",
+    "get_game",
+    "initial_state",
+    "make_game",
+]

@@ -366,12 +366,11 @@ def rollout(s0, s1, player, params, policy, rng):
 
 
 @njit(cache=True, nogil=True)
-def evaluate(s0, s1, player, params):
+def evaluate(s0, s1, player, moves, params):
     """Mobility, corners, X-squares next to an empty corner, and discs, for the player to move."""
     own, opp = _own_opp(s0, s1, player)
-    valid = params[P_VALID]
-    mobility = np.int64(popcount(legal_moves(own, opp, valid))) - np.int64(
-        popcount(legal_moves(opp, own, valid))
+    mobility = np.int64(popcount(moves)) - np.int64(
+        popcount(legal_moves(opp, own, params[P_VALID]))
     )
     corners = params[P_CORNERS]
     corner_diff = np.int64(popcount(own & corners)) - np.int64(popcount(opp & corners))
@@ -421,3 +420,9 @@ def greedy_score(s0, s1, player, cell, params):
     own, opp = _own_opp(s0, s1, player)
     weight = WEIGHT_TABLE[np.int64(params[P_SIZE]) // 2 - 2, cell]
     return np.int64(popcount(flips(own, opp, cell))) + weight
+
+
+def positional_weights(size: int) -> tuple[int, ...]:
+    """The greedy weight of each placement action ``row * size + col`` on a ``size`` board."""
+    row_major = WEIGHT_TABLE[size // 2 - 2]
+    return tuple(int(row_major[r * 8 + c]) for r in range(size) for c in range(size))

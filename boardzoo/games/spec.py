@@ -16,8 +16,8 @@ per game. A position is two ``uint64`` bitboards, ``s0`` (player 0's pieces) and
 business. ``params`` is the game's ``uint64`` parameter array (:attr:`Game.params`).
 
 ==================================================  ===============================================
-``placements(s0, s1, player, params) -> u8``        cells the player to move may fill (0 when it
-                                                    must pass or the game is over)
+``placements(s0, s1, player, params) -> u8``        cells the player to move may fill: 0 when the
+                                                    game is over or the player must pass
 ``place(s0, s1, player, cell, params) -> (u8, u8)`` the bitboards after the player to move fills
                                                     ``cell`` (``cell < 0``: a pass)
 ``outcome(s0, s1, player, params) -> (b1, i8)``     whether the game is over, and player 0's
@@ -28,8 +28,9 @@ business. ``params`` is the game's ``uint64`` parameter array (:attr:`Game.param
 ``-> (f8, u8)``                                     0.5, 0) and the next RNG state. ``policy`` 0
                                                     is uniformly random; 1 the game's heuristic
                                                     (where :attr:`GameSpec.heuristic_rollout`)
-``evaluate(s0, s1, player, params) -> i8``          heuristic score of a position in play for the
-                                                    player to move, far below :data:`WIN_SCORE`
+``evaluate(s0, s1, player, moves, params) -> i8``   heuristic score of a position in play for the
+                                                    player to move, whose placements are ``moves``;
+                                                    far below :data:`WIN_SCORE`
 ``final_score(s0, s1, player, params) -> i8``       score of a finished game for the player to
                                                     move: ``WIN_SCORE + margin`` won, 0 drawn,
                                                     ``-WIN_SCORE - margin`` lost
@@ -38,6 +39,9 @@ business. ``params`` is the game's ``uint64`` parameter array (:attr:`Game.param
 ``greedy_score(s0, s1, player, cell, params)``      the one-ply greedy player's score of filling
 ``-> i8``                                           ``cell`` (highest is played, ties at random)
 ==================================================  ===============================================
+
+``params[0]`` is always the bitboard of every cell of the board (empty squares are counted with
+it). Generic code calls ``outcome`` only when ``placements`` is 0, to tell a pass from the end.
 """
 
 from __future__ import annotations
@@ -55,9 +59,9 @@ if TYPE_CHECKING:
     from boardzoo.games.state import BoardState
 
 __all__ = [
+    "DRAW",
     "KERNEL_FUNCTIONS",
     "LOSS",
-    "DRAW",
     "WIN",
     "WIN_SCORE",
     "Game",
@@ -194,7 +198,9 @@ class GameSpec:
         for index, name in enumerate(self.sides):
             if name.lower() == lowered:
                 return index
-        raise ValueError(f"{side!r} is not a side of {self.name}; its sides: {', '.join(self.sides)}")
+        raise ValueError(
+            f"{side!r} is not a side of {self.name}; its sides: {', '.join(self.sides)}"
+        )
 
 
 @dataclass(frozen=True, eq=False)

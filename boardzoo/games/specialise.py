@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +33,18 @@ def _digest(module: types.ModuleType) -> str:
 
 
 def specialise(
-    templates: Sequence[Callable[..., Any]], kernels: types.ModuleType
+    templates: Sequence[Callable[..., Any]],
+    kernels: types.ModuleType,
+    signatures: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Compiled copies of ``templates`` (all from one module) that call ``kernels``.
 
-    Templates may call each other by name: each copy calls the other copies. Returns the copies
-    by template name; the same arguments return the same copies.
+    Templates may call each other by name: each copy calls the other copies. ``signatures``
+    gives numba signatures by template name, compiled at once and only those; a recursive
+    template needs one (numba's cache cannot reload a recursive function typed lazily). Returns the copies by
+    template name; the same arguments return the same copies.
     """
+    signatures = signatures or {}
     module = templates[0].__module__
     names = tuple(t.__name__ for t in templates)
     key = (module, ",".join(names), kernels.__name__)
@@ -59,6 +64,9 @@ def specialise(
         copy.__module__ = module
         copy.__doc__ = template.__doc__
         copies[template.__name__] = njit(cache=True, nogil=True)(copy)
-    namespace.update(copies)
+    namespace.update(copies)  # before compiling: a copy calls the others (or itself) by name
+    for name, signature in signatures.items():
+        copies[name].compile(signature)
+        copies[name].disable_compile()  # calls of other types convert, never compile lazily
     _SPECIALISED[key] = copies
     return copies

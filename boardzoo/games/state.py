@@ -8,7 +8,7 @@ apply one, whether the game is over and what each player scored. States are immu
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, SupportsIndex, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
@@ -130,7 +130,7 @@ def returns_for(winner: int | None) -> tuple[float, float]:
 def checked_action(state: GameState, action: object) -> int:
     """``action`` as an int if it is legal in ``state``, else ``IllegalMoveError`` saying why."""
     try:
-        index = operator.index(action)  # accepts numpy integers, refuses floats and None
+        index = operator.index(cast(SupportsIndex, action))  # numpy integers yes, floats no
     except TypeError:
         raise IllegalMoveError(action, state.legal_actions(), "not an integer") from None
     if state.is_legal(index):

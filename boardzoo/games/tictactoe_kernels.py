@@ -28,7 +28,9 @@ def has_line(marks):
 
 @njit(cache=True, nogil=True)
 def placements(s0, s1, player, params):
-    """The empty squares (the caller knows that the game is on)."""
+    """The empty squares, none once a line is made."""
+    if has_line(s0) or has_line(s1):
+        return U0
     return TTT_FULL & ~(s0 | s1)
 
 
@@ -76,7 +78,7 @@ def rollout(s0, s1, player, params, policy, rng):
 
 
 @njit(cache=True, nogil=True)
-def evaluate(s0, s1, player, params):
+def evaluate(s0, s1, player, moves, params):
     """No heuristic: alpha-beta solves TicTacToe to the end."""
     return 0
 

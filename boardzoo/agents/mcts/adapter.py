@@ -40,6 +40,11 @@ class AECGameState:
         return cls(clone, totals)
 
     @property
+    def game(self) -> None:
+        """A foreign game: not in boardzoo's catalog, so searched by the Python loop."""
+        return None
+
+    @property
     def num_actions(self) -> int:
         return int(self._env.action_space(self._agents[0]).n)
 

@@ -1,7 +1,7 @@
 """Monte Carlo tree search agent: UCT with rollouts, PUCT with priors, solver, tree reuse.
 
-The search reads the env's immutable game state and never changes the env. For boardzoo's own
-games without prior or value functions the whole simulation loop is compiled; otherwise the loop
+The search reads the env's immutable game state and never changes the env. For the catalog's
+games without prior or value functions the whole simulation loop is compiled (once per game); otherwise the loop
 runs in Python around the same compiled tree (see :mod:`boardzoo.agents.mcts.search`).
 
 References: Kocsis & Szepesvári, "Bandit based Monte-Carlo planning" (UCT, 2006); Winands,
@@ -22,13 +22,19 @@ from typing import Any, Literal
 import numpy as np
 
 from boardzoo.agents.base import Agent, Seed, env_state, make_rng
-from boardzoo.agents.mcts import game_ops
 from boardzoo.agents.mcts import tree as tr
-from boardzoo.agents.mcts.search import PriorFn, Searcher, SearchSettings, ValueFn
+from boardzoo.agents.mcts.search import (
+    ROLLOUT_HEURISTIC,
+    ROLLOUT_RANDOM,
+    PriorFn,
+    Searcher,
+    SearchSettings,
+    ValueFn,
+)
 from boardzoo.games import GameState
 
 FINAL_RULES = ("robust", "max")
-ROLLOUT_POLICIES = {"random": game_ops.ROLLOUT_RANDOM, "heuristic": game_ops.ROLLOUT_HEURISTIC}
+ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 _PROVEN_NAMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 
 
@@ -74,7 +80,8 @@ class SearchInfo:
 def _check_positive(name: str, value: Any, kind: type, allow_none: bool = True) -> None:
     if value is None and allow_none:
         return
-    if isinstance(value, bool) or not isinstance(value, (kind, int)) or not value > 0:
+    number = isinstance(value, int) or (kind is float and isinstance(value, float))
+    if isinstance(value, bool) or not number or not value > 0:
         raise ValueError(f"{name} must be a positive {kind.__name__}, got {value!r}")
 
 
@@ -94,8 +101,9 @@ class MCTSAgent(Agent):
             avoid proven losses.
         reuse_tree: keep the tree between moves of a game; the next search starts from the
             subtree of the actual position if the tree holds it.
-        rollout: ``"random"`` or, for Reversi, ``"heuristic"`` (corners first, avoid the squares
-            diagonally next to them, one move in eight at random).
+        rollout: ``"random"`` or ``"heuristic"``, the game's own rollout policy, for games that
+            have one (Reversi: corners first, avoid the squares diagonally next to them, one
+            move in eight at random).
         prior_fn: ``state -> probabilities over all actions``: switches selection to PUCT.
         value_fn: ``state -> value in [-1, 1]`` for the player to move: replaces rollouts.
         dirichlet_alpha, dirichlet_epsilon: AlphaZero's root noise (with ``prior_fn`` only).

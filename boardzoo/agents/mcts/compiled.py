@@ -1,11 +1,20 @@
-"""The whole UCT simulation loop, compiled, for the built-in games; and subtree re-rooting."""
+"""The whole UCT simulation loop, compiled once per game; and subtree re-rooting.
+
+:func:`expand` and :func:`run_simulations` are templates: they reach the game through the
+contract's kernels (``kernels.placements``, ``kernels.place``, ``kernels.outcome``,
+``kernels.cell_action``, ``kernels.rollout``; see :mod:`boardzoo.games.spec`), and
+:func:`compiled_search` compiles a copy of them per game (:mod:`boardzoo.games.specialise`).
+There is no branch on the game here.
+"""
 
 from __future__ import annotations
+
+import types
+from typing import Any
 
 import numpy as np
 from numba import njit
 
-from boardzoo.agents.mcts.game_ops import expand, rollout
 from boardzoo.agents.mcts.tree import (
     NO_NODE,
     NODE_COUNT,
@@ -13,12 +22,54 @@ from boardzoo.agents.mcts.tree import (
     backup,
     descend,
     is_solved,
+    reserve_children,
     score_for,
+    set_child,
 )
+from boardzoo.games._bits import U1, lowest_bit_index, next_rng, popcount, rng_output
+from boardzoo.games.spec import Game
+from boardzoo.games.specialise import specialise
+
+__all__ = ["compiled_search", "copy_subtree"]
+
+# Replaced by the game's kernel module in each compiled copy (see compiled_search).
+kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
 
 
-@njit(cache=True, nogil=True)
-def run_simulations(tree, count, c, solver, game, size, valid, policy, corners, x_squares, rng):
+def expand(tree, node, params, rng):
+    """Reserve and fill ``node``'s children in a random order; return (ok, rng).
+
+    ``ok`` is False when the tree is full (the node stays a leaf). A position in play without a
+    placement gets a single child, the pass.
+    """
+    s0, s1, player = tree.s0[node], tree.s1[node], tree.player[node]
+    cells = kernels.placements(s0, s1, player, params)
+    count = np.int64(popcount(cells))
+    passing = count == 0
+    if passing:
+        count = np.int64(1)
+    if reserve_children(tree, node, count) < 0:
+        return False, rng
+    order = np.arange(count)
+    for i in range(count - 1, 0, -1):  # Fisher-Yates: the order in which UCT adds them
+        rng = next_rng(rng)
+        j = np.int64(rng_output(rng) % np.uint64(i + 1))
+        order[i], order[j] = order[j], order[i]
+    prior = 1.0 / count
+    next_player = 1 - player
+    for i in range(count):
+        cell = -1
+        if not passing:
+            cell = lowest_bit_index(cells)
+            cells &= cells - U1
+        c0, c1 = kernels.place(s0, s1, player, cell, params)
+        terminal, result = kernels.outcome(c0, c1, next_player, params)
+        action = kernels.cell_action(cell, params)
+        set_child(tree, node, order[i], action, c0, c1, next_player, terminal, result, prior)
+    return True, rng
+
+
+def run_simulations(tree, count, c, solver, params, policy, rng):
     """Run up to ``count`` UCT simulations; return how many ran and the RNG state.
 
     Each simulation: selection by UCT down to a leaf; expansion of one untried child (the node's
@@ -37,7 +88,7 @@ def run_simulations(tree, count, c, solver, game, size, valid, policy, corners, 
             and tree.first_child[leaf] == NO_NODE
             and (tree.visits[leaf] > 0 or leaf == root)
         ):
-            expanded, rng = expand(tree, leaf, game, size, valid, rng)
+            expanded, rng = expand(tree, leaf, params, rng)
             if expanded:
                 tree.num_expanded[leaf] = 1
                 leaf = tree.first_child[leaf]
@@ -45,20 +96,17 @@ def run_simulations(tree, count, c, solver, game, size, valid, policy, corners, 
         if settled:
             score0 = score_for(tree.pess[leaf], 0)
         else:
-            score0, rng = rollout(
-                game,
-                tree.s0[leaf],
-                tree.s1[leaf],
-                tree.player[leaf],
-                valid,
-                policy,
-                corners,
-                x_squares,
-                rng,
+            score0, rng = kernels.rollout(
+                tree.s0[leaf], tree.s1[leaf], tree.player[leaf], params, policy, rng
             )
         backup(tree, leaf, score0, solver)
         done += 1
     return done, rng
+
+
+def compiled_search(game: Game) -> dict[str, Any]:
+    """``expand`` and ``run_simulations`` compiled for ``game``'s kernels."""
+    return specialise((expand, run_simulations), game.kernels)
 
 
 @njit(cache=True, nogil=True)

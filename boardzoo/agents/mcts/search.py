@@ -1,4 +1,4 @@
-"""One search tree and the loop that grows it: compiled for the built-in games, or driven from
+"""One search tree and the loop that grows it: compiled for the catalog's games, or driven from
 Python for any GameState and for injected prior / value functions.
 
 Both loops share the compiled tree operations of :mod:`boardzoo.agents.mcts.tree`; they differ only
@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
-from boardzoo.agents.mcts import compiled, game_ops
+from boardzoo.agents.mcts import compiled
 from boardzoo.agents.mcts import tree as tr
-from boardzoo.games import GameState, ReversiState, TicTacToeState
-from boardzoo.games.reversi_kernels import valid_mask
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState, GameState
 
 PriorFn = Callable[[GameState], np.ndarray]
 ValueFn = Callable[[GameState], float]
@@ -28,7 +29,7 @@ class SearchSettings:
 
     c: float
     solver: bool
-    rollout_policy: int  # game_ops.ROLLOUT_*
+    rollout_policy: int  # ROLLOUT_*
     prior_fn: PriorFn | None = None
     value_fn: ValueFn | None = None
     c_base: float = 0.0  # > 0: AlphaZero's exploration schedule (PUCT only)
@@ -36,33 +37,14 @@ class SearchSettings:
     dirichlet_epsilon: float = 0.25
 
 
-@dataclass(frozen=True)
-class BuiltinGame:
-    """Parameters of the compiled game kernels for one built-in game and board size."""
+ROLLOUT_RANDOM = 0  # the rollout kernels' policies
+ROLLOUT_HEURISTIC = 1
 
-    game: int
-    size: int
-    valid: np.uint64  # bitboards as uint64: numba would type a Python int as int64
-    corners: np.uint64
-    x_squares: np.uint64
 
-    @classmethod
-    def of(cls, state: GameState) -> BuiltinGame | None:
-        if isinstance(state, ReversiState):
-            n = state.size
-            corner_cells = [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
-            x_cells = [(1, 1), (1, n - 2), (n - 2, 1), (n - 2, n - 2)]
-            corners = sum(1 << (r * 8 + c) for r, c in corner_cells)
-            x_squares = sum(1 << (r * 8 + c) for r, c in x_cells) if n > 4 else 0
-            return cls(game_ops.REVERSI, n, *map(np.uint64, (valid_mask(n), corners, x_squares)))
-        if isinstance(state, TicTacToeState):
-            return cls(game_ops.TICTACTOE, 3, *map(np.uint64, (0x1FF, 0, 0)))
-        return None
-
-    def bitboards(self, state: GameState) -> tuple[np.uint64, np.uint64]:
-        if self.game == game_ops.REVERSI:
-            return np.uint64(state.black), np.uint64(state.white)  # type: ignore[attr-defined]
-        return np.uint64(state.x), np.uint64(state.o)  # type: ignore[attr-defined]
+def _bitboards(state: GameState) -> tuple[np.uint64, np.uint64]:
+    """A catalog position's bitboards as uint64 (numba would type a Python int as int64)."""
+    s0, s1 = cast(BoardState, state).bitboards()
+    return np.uint64(s0), np.uint64(s1)
 
 
 def _result_of(state: GameState) -> int:
@@ -82,7 +64,7 @@ class Searcher:
         self._spare: tr.Tree | None = None  # the second buffer re-rooting copies into
         self.rng_state = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
         self.np_rng = np.random.default_rng(seed)
-        self.game: BuiltinGame | None = None
+        self.game: Game | None = None  # the catalog game of the root, None for foreign games
         self.states: list[GameState | None] = []  # Python-driven loop: the position of each node
         self.has_root = False
         self.compiled = False
@@ -91,7 +73,13 @@ class Searcher:
 
     def set_root(self, state: GameState, reuse: bool) -> bool:
         """Make ``state`` the root, keeping the matching subtree if ``reuse``; return if reused."""
-        game = BuiltinGame.of(state)
+        game = state.game
+        if (
+            game is not None
+            and self.settings.rollout_policy == ROLLOUT_HEURISTIC
+            and not game.spec.heuristic_rollout
+        ):
+            raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
         self.compiled = (
             game is not None and self.settings.prior_fn is None and self.settings.value_fn is None
         )
@@ -101,7 +89,7 @@ class Searcher:
                 self._reroot(node, state)
                 return True
         self.game = game
-        s0, s1 = game.bitboards(state) if game is not None else (np.uint64(0), np.uint64(0))
+        s0, s1 = _bitboards(state) if game is not None else (np.uint64(0), np.uint64(0))
         terminal = state.is_terminal()
         result = _result_of(state) if terminal else tr.DRAW
         tr.init_root(self.tree, s0, s1, state.current_player, terminal, result)
@@ -117,7 +105,7 @@ class Searcher:
         """
         tree, count = self.tree, int(self.tree.meta[tr.NODE_COUNT])
         if self.game is not None:
-            s0, s1 = self.game.bitboards(state)
+            s0, s1 = _bitboards(state)
             same = (
                 (tree.s0[:count] == np.uint64(s0))
                 & (tree.s1[:count] == np.uint64(s1))
@@ -161,21 +149,18 @@ class Searcher:
     def _run_compiled(self, simulations: int, deadline: float | None) -> int:
         game, settings = self.game, self.settings
         assert game is not None
+        run_simulations = compiled.compiled_search(game)["run_simulations"]
         done = 0
         chunk = simulations if deadline is None else min(simulations, 256)
         start = time.perf_counter()
         while done < simulations:
-            ran, rng = compiled.run_simulations(
+            ran, rng = run_simulations(
                 self.tree,
                 min(chunk, simulations - done),
                 settings.c,
                 settings.solver,
-                game.game,
-                game.size,
-                game.valid,
+                game.params,
                 settings.rollout_policy,
-                game.corners,
-                game.x_squares,
                 self.rng_state,
             )
             self.rng_state = np.uint64(rng)  # numba hands back a Python int
@@ -249,7 +234,7 @@ class Searcher:
         for index, action in zip(order, actions, strict=True):
             child = state.apply(action)
             if self.game is not None:
-                s0, s1 = self.game.bitboards(child)
+                s0, s1 = _bitboards(child)
             terminal = child.is_terminal()
             result = _result_of(child) if terminal else tr.DRAW
             tr.set_child(
@@ -280,10 +265,9 @@ class Searcher:
             score = (value + 1.0) / 2.0
             return score if state.current_player == 0 else 1.0 - score
         if self.game is not None:
-            s0, s1 = self.game.bitboards(state)
-            score0, rng = game_ops.rollout(
-                self.game.game, s0, s1, state.current_player, self.game.valid,
-                self.settings.rollout_policy, self.game.corners, self.game.x_squares,
+            s0, s1 = _bitboards(state)
+            score0, rng = self.game.kernels.rollout(
+                s0, s1, state.current_player, self.game.params, self.settings.rollout_policy,
                 self.rng_state,
             )  # fmt: skip
             self.rng_state = np.uint64(rng)

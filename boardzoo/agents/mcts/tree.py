@@ -25,10 +25,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-# Results from player 0's point of view; player 0's score = code / 2.
-LOSS = 0
-DRAW = 1
-WIN = 2
+from boardzoo.games.spec import LOSS, WIN  # results for player 0; its score = code / 2
+
 NO_NODE = -1
 # meta slots
 NODE_COUNT = 0
@@ -38,8 +36,8 @@ ROOT = 1
 class Tree(NamedTuple):
     """Struct-of-arrays search tree (every field has shape ``(max_nodes,)``)."""
 
-    s0: np.ndarray  # uint64: built-in games' first bitboard (black / X)
-    s1: np.ndarray  # uint64: second bitboard (white / O)
+    s0: np.ndarray  # uint64: catalog games' bitboard of player 0 (its kernels' layout)
+    s1: np.ndarray  # uint64: player 1's bitboard
     value: np.ndarray  # float64: sum of results for the player who moved into the node
     visits: np.ndarray  # int32
     parent: np.ndarray  # int32, NO_NODE for the root
