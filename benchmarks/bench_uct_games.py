@@ -37,7 +37,7 @@ print(json.dumps([agent.search(state).simulations_per_second for _ in range(repe
 
 
 def measure(tree: Path, game: str, simulations: int, repeats: int) -> list[float]:
-    """Simulations/s of ``repeats`` searches, in a fresh process importing boardzoo from ``tree``."""
+    """Simulations/s of ``repeats`` searches in a fresh process importing boardzoo from ``tree``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, "-c", _MEASURE, game, str(simulations), str(repeats)],

@@ -255,7 +255,7 @@ class Game:
         return {name.lower(): action for action, name in enumerate(self.action_names)}
 
     def action_name(self, action: int) -> str:
-        """The text name of ``action`` (``"d3"``, ``"pass"``); a ``ValueError`` outside the range."""
+        """The text name of ``action`` (``"d3"``, ``"pass"``); ``ValueError`` outside the range."""
         if isinstance(action, bool) or not 0 <= action < self.num_actions:
             raise ValueError(
                 f"action must be in 0..{self.num_actions - 1} in {self.label}, got {action!r}"

@@ -41,8 +41,8 @@ def specialise(
 
     Templates may call each other by name: each copy calls the other copies. ``signatures``
     gives numba signatures by template name, compiled at once and only those; a recursive
-    template needs one (numba's cache cannot reload a recursive function typed lazily). Returns the copies by
-    template name; the same arguments return the same copies.
+    template needs one (numba's cache cannot reload a recursive function typed lazily).
+    Returns the copies by template name; the same arguments return the same copies.
     """
     signatures = signatures or {}
     module = templates[0].__module__

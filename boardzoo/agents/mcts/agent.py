@@ -1,8 +1,9 @@
 """Monte Carlo tree search agent: UCT with rollouts, PUCT with priors, solver, tree reuse.
 
 The search reads the env's immutable game state and never changes the env. For the catalog's
-games without prior or value functions the whole simulation loop is compiled (once per game); otherwise the loop
-runs in Python around the same compiled tree (see :mod:`boardzoo.agents.mcts.search`).
+games without prior or value functions the whole simulation loop is compiled (once per game);
+otherwise the loop runs in Python around the same compiled tree (see
+:mod:`boardzoo.agents.mcts.search`).
 
 References: Kocsis & Szepesvári, "Bandit based Monte-Carlo planning" (UCT, 2006); Winands,
 Björnsson & Saito, "Monte-Carlo Tree Search Solver" (2008); Silver et al., "A general
