@@ -19,6 +19,7 @@ from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
 from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.games.connect_four import ConnectFourState
 
 # --- independent references --------------------------------------------------------------------
 
@@ -107,6 +108,52 @@ def test_uct_blocks_the_only_threat(name, seed):
     best = ttt_best_actions(state)
     assert len(best) == 1 and ttt_value(state) == 0
     assert MCTSAgent(simulations=2000, seed=seed).search(state).action in best
+
+
+# Connect Four, hand-checked: red (X) to move wins at once only in column d; yellow (O) to move
+# loses at once unless it blocks red's column d, or red's diagonal from a1 to d4.
+C4_WIN_IN_ONE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+O O O . . . .
+X X X . . . .
+"""
+C4_MUST_BLOCK = {
+    "vertical": (
+        ". . . . . . .\n. . . . . . .\n. . . . . . .\n. . . X . . .\n. . . X . . .\n"
+        "O O . X . . ."
+    ),
+    "diagonal": (
+        ". . . . . . .\n. . . . . . .\n. . . . . . .\n. . X O . . .\n. X O X . . .\n"
+        "X O O X . . ."
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_uct_wins_connect_four_in_one(seed):
+    state = ConnectFourState.from_text(C4_WIN_IN_ONE)
+    assert state.current_player == 0
+    winning = [a for a in state.legal_actions() if state.apply(a).winner == 0]
+    assert winning == [3]  # column d
+    assert MCTSAgent(simulations=3000, seed=seed).search(state).action == 3
+
+
+@pytest.mark.parametrize("name", list(C4_MUST_BLOCK))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_uct_blocks_a_connect_four_threat(name, seed):
+    state = ConnectFourState.from_text(C4_MUST_BLOCK[name])
+    assert state.current_player == 1
+    # Every move but the block lets red win at once.
+    safe = [
+        a
+        for a in state.legal_actions()
+        if not any(state.apply(a).apply(b).winner == 0 for b in state.apply(a).legal_actions())
+    ]
+    assert safe == [3]
+    assert MCTSAgent(simulations=5000, seed=seed).search(state).action == 3
 
 
 def reversi_4x4_positions(count: int, empties: int) -> list[ReversiState]:

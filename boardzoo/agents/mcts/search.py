@@ -16,7 +16,7 @@ import numpy as np
 
 from boardzoo.agents.mcts import compiled
 from boardzoo.agents.mcts import tree as tr
-from boardzoo.games.spec import Game
+from boardzoo.games.spec import DRAW, LOSS, WIN, Game
 from boardzoo.games.state import BoardState, GameState
 
 PriorFn = Callable[[GameState], np.ndarray]
@@ -48,11 +48,11 @@ def _bitboards(state: GameState) -> tuple[np.uint64, np.uint64]:
 
 
 def _result_of(state: GameState) -> int:
-    """Player 0's result code (``tree.LOSS``, ``DRAW``, ``WIN``) of a finished game."""
+    """Player 0's result code (``LOSS``, ``DRAW``, ``WIN``) of a finished game."""
     first, _ = state.returns()
     if first > 0:
-        return tr.WIN
-    return tr.LOSS if first < 0 else tr.DRAW
+        return WIN
+    return LOSS if first < 0 else DRAW
 
 
 class Searcher:
@@ -91,7 +91,7 @@ class Searcher:
         self.game = game
         s0, s1 = _bitboards(state) if game is not None else (np.uint64(0), np.uint64(0))
         terminal = state.is_terminal()
-        result = _result_of(state) if terminal else tr.DRAW
+        result = _result_of(state) if terminal else DRAW
         tr.init_root(self.tree, s0, s1, state.current_player, terminal, result)
         self.states = [state]
         self.has_root = True
@@ -236,7 +236,7 @@ class Searcher:
             if self.game is not None:
                 s0, s1 = _bitboards(child)
             terminal = child.is_terminal()
-            result = _result_of(child) if terminal else tr.DRAW
+            result = _result_of(child) if terminal else DRAW
             tr.set_child(
                 tree, node, index, action, s0, s1, child.current_player, terminal, result,
                 float(priors[index]),
