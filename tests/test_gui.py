@@ -20,6 +20,7 @@ import pytest
 from boardzoo.agents import Agent, MCTSAgent
 from boardzoo.agents.base import env_state
 from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.games.connect_four import ConnectFourState
 from boardzoo.ui import GameWindow, run_gui
 
 # Black must pass after these moves on 4x4 (White holds the rest of the reachable squares).
@@ -95,7 +96,7 @@ def test_tictactoe_game_against_an_agent_until_the_banner(make_window):
     click(window, 0, 0)  # taken by O: refused with a message in the window
     window.step()
     assert window.session.ply == 2
-    assert window.message == "Illegal move: 0 (a1) is taken"
+    assert window.message == "Illegal move: a1 is taken"
     before = window.screenshot()
 
     click(window, 0, 2)  # X: 4, 2; O: 0, then 1; X completes the 2-4-6 diagonal
@@ -177,7 +178,7 @@ def test_undo_while_the_agent_thinks_drops_its_move(make_window):
 
 
 def test_reversi_pass_button(make_window):
-    window = make_window("reversi", ("human", "human"), board_size=4)
+    window = make_window("reversi", ("human", "human"), options={"board_size": 4})
     assert window._pass_button_rect() is None
     for action in BLACK_MUST_PASS_4X4:
         window.session.play(action)
@@ -211,10 +212,11 @@ def test_reversi_illegal_square_and_quit_key(make_window):
 
 def test_analysis_overlay_shows_the_search(make_window):
     agent = MCTSAgent(simulations=400, seed=0)
-    window = make_window("reversi", ("human", agent), board_size=6, analysis=False)
+    window = make_window("reversi", ("human", agent), options={"board_size": 6}, analysis=False)
     window.step()
     click(window, 1, 2)  # c2
-    run_until(window, human_to_move(window))
+    # Frames go on while MCTS searches (and its kernels compile, the first time on a machine).
+    run_until(window, human_to_move(window), max_frames=5000)
     info = agent.last_search
     assert info is not None
     assert "White played" in window._status_line()[0]
@@ -225,11 +227,11 @@ def test_analysis_overlay_shows_the_search(make_window):
     shown = window.screenshot()
     assert window.analysis
     # Every candidate of the search but the move played is an empty square, now with a tag.
-    size = window.session.state.size
+    size = 6
     for move in info.moves:
         if move.action in (info.action, size * size) or move.visits == 0:
             continue
-        x, y = window.geometry.square_center(*divmod(move.action, size))
+        x, y = window.geometry.square_center(*divmod(move.action, size))  # Reversi's layout
         patch = np.s_[y - 8 : y + 8, x - 8 : x + 8]
         assert not np.array_equal(plain[patch], shown[patch])
 
@@ -248,3 +250,51 @@ def test_bad_players_are_refused():
         GameWindow("tictactoe", ("human",))
     with pytest.raises(ValueError, match="unknown agent"):
         GameWindow("tictactoe", ("human", "nobody"))
+
+
+def test_connect_four_clicks_drop_in_the_column(make_window):
+    window = make_window("connect_four", ("human", "human"))
+    window.step()
+    assert window._pass_button_rect() is None  # no passes in Connect Four
+    width, height = window.renderer.window_size
+    assert width > height - window.geometry.status_height  # 7 columns by 6 rows
+    click(window, 0, 3)  # the top of column d: the disc falls to the bottom
+    window.step()
+    assert window.session.actions == [3]
+    assert window.session.state.square_owner(5, 3) == 0
+    click(window, 2, 3)  # anywhere in the column
+    window.step()
+    assert window.session.actions == [3, 3]
+    assert window.session.state.square_owner(4, 3) == 1
+    # The hover outline shows where a click would land: the next free cell of the column.
+    assert window.hover_square(window.geometry.square_center(0, 3)) == (3, 3)
+    assert window.hover_square(window.geometry.square_center(1, 6)) == (5, 6)
+    assert window.hover_square((2, 2)) is None  # off the board
+    for _ in range(4):
+        click(window, 5, 3)
+        window.step()
+    assert window.session.ply == 6
+    click(window, 1, 3)  # column d is full now
+    window.step()
+    assert window.session.ply == 6
+    assert window.message == "Illegal move: column d is full"
+    assert window.hover_square(window.geometry.square_center(1, 3)) is None
+
+
+def test_connect_four_game_against_an_agent_until_the_banner(make_window):
+    agent = FirstMoveAgent()  # plays column a each time
+    window = make_window("connect_four", ("human", agent))
+    window.step()
+    for col in (3, 4, 5):
+        click(window, 0, col)
+        run_until(window, human_to_move(window))
+    assert window.session.actions == [3, 0, 4, 0, 5, 0]
+    assert "Yellow played a" in window._status_line()[0]
+    click(window, 3, 6)
+    run_until(window, lambda: window.banner_frames >= 2)
+    state = window.session.state
+    assert isinstance(state, ConnectFourState) and state.winner == 0
+    assert state.winning_line() == ((5, 3), (5, 4), (5, 5), (5, 6))
+    assert window._status_line() == ("Game over: Red wins", (244, 196, 70))
+    shot = window.screenshot()
+    assert shot.shape == (*window.size[::-1], 3)

@@ -11,8 +11,12 @@ import pytest
 
 from boardzoo.envs.rendering import BoardGeometry, BoardRenderer, ansi_board
 from boardzoo.games import ReversiState, TicTacToeState, action_name, parse_action
+from boardzoo.games.catalog import GAME_NAMES, make_game
+from boardzoo.games.connect_four import ConnectFourState
 
 SIZES = (4, 6, 8)
+# Connect Four's look (the catalog's): red and yellow discs in light holes of a blue board.
+C4_RED, C4_YELLOW = (214, 38, 42), (244, 204, 32)
 
 
 @pytest.fixture
@@ -27,8 +31,9 @@ def pixel(frame: np.ndarray, xy: tuple[int, int]) -> np.ndarray:
     return frame[xy[1], xy[0]].astype(int)
 
 
-def centre(board: BoardRenderer, square: str, size: int) -> tuple[int, int]:
-    return board.geometry.square_center(*divmod(parse_action(square, size), size))
+def centre(board: BoardRenderer, square: str) -> tuple[int, int]:
+    """Pixel at the centre of a square named like ``"d3"`` (column letter, row number)."""
+    return board.geometry.square_center(int(square[1:]) - 1, "abcdefgh".index(square[0]))
 
 
 def is_board_green(rgb: np.ndarray) -> bool:
@@ -127,9 +132,9 @@ def test_last_move_marker(renderer):
     state = played(8, "d3")
     marked = renderer.render(state, parse_action("d3"))
     plain = renderer.render(state)
-    assert is_red(pixel(marked, centre(renderer, "d3", 8)))
-    assert is_dark(pixel(plain, centre(renderer, "d3", 8)))
-    assert not any(is_red(pixel(marked, centre(renderer, sq, 8))) for sq in ("d4", "d5", "e4"))
+    assert is_red(pixel(marked, centre(renderer, "d3")))
+    assert is_dark(pixel(plain, centre(renderer, "d3")))
+    assert not any(is_red(pixel(marked, centre(renderer, sq))) for sq in ("d4", "d5", "e4"))
     assert np.array_equal(renderer.render(state, 64), plain)  # a pass marks nothing
 
 
@@ -160,7 +165,7 @@ def test_tictactoe_marks_and_last_move(renderer):
     state = TicTacToeState.from_text("X.O\n.X.\n...")
     frame = renderer.render(state, 2)
     geometry = renderer.geometry
-    assert geometry.board_size == 3
+    assert (geometry.rows, geometry.cols) == (3, 3)
     x_centre = pixel(frame, geometry.square_center(0, 0))
     assert x_centre.max() < 120 and x_centre[2] > x_centre[0]  # the dark blue cross
     o_top = geometry.square_center(0, 2)
@@ -172,24 +177,33 @@ def test_tictactoe_marks_and_last_move(renderer):
 
 def test_geometry_follows_the_board_size(renderer):
     renderer.render(ReversiState.initial(8))
-    assert renderer.geometry.board_size == 8
+    assert (renderer.geometry.rows, renderer.geometry.cols) == (8, 8)
     frame = renderer.render(ReversiState.initial(6))
-    assert renderer.geometry.board_size == 6
+    assert (renderer.geometry.rows, renderer.geometry.cols) == (6, 6)
+    assert frame.shape == (*renderer.window_size[::-1], 3)
+    frame = renderer.render(ConnectFourState.initial())
+    assert (renderer.geometry.rows, renderer.geometry.cols) == (6, 7)
     assert frame.shape == (*renderer.window_size[::-1], 3)
 
 
 # --- geometry ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", (3, *SIZES))
-def test_square_at_inverts_square_center(size):
-    board = BoardRenderer("rgb_array", board_size=size)
-    for row in range(size):
-        for col in range(size):
+GAMES = [make_game("reversi", board_size=size) for size in SIZES]
+GAMES += [make_game(name) for name in GAME_NAMES if name != "reversi"]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.label)
+def test_square_at_inverts_square_center(game):
+    board = BoardRenderer("rgb_array", game=game)
+    rows, cols = game.rows, game.cols
+    for row in range(rows):
+        for col in range(cols):
             assert board.square_at(board.geometry.square_center(row, col)) == (row, col)
     rect = board.board_rect
+    assert rect.size == (cols * board.geometry.cell, rows * board.geometry.cell)
     assert board.square_at(rect.topleft) == (0, 0)
-    assert board.square_at((rect.right - 1, rect.bottom - 1)) == (size - 1, size - 1)
+    assert board.square_at((rect.right - 1, rect.bottom - 1)) == (rows - 1, cols - 1)
     outside = [(0, 0), (rect.left - 1, rect.centery), (rect.right, rect.centery)]
     outside += [(rect.centerx, rect.bottom), (rect.centerx, board.window_size[1] - 1), (-5, -5)]
     assert all(board.square_at(xy) is None for xy in outside)
@@ -198,12 +212,26 @@ def test_square_at_inverts_square_center(size):
 
 def test_geometry_fits_the_board_area():
     for size in (3, *SIZES):
-        geometry = BoardGeometry(512, size)
+        geometry = BoardGeometry(512, size, size)
         x, y, width, height = geometry.board_box
         assert x == y
         assert width == height == size * geometry.cell
         assert x >= geometry.margin and x + width <= 512 - geometry.margin
         assert geometry.window_size == (512, 512 + geometry.status_height)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(6, 7), (7, 6), (3, 8)])
+def test_rectangular_geometry_keeps_the_border_all_round(rows, cols):
+    geometry = BoardGeometry(512, rows, cols)
+    x, y, width, height = geometry.board_box
+    cell = (512 - 2 * 32) // max(rows, cols)  # the long side fills the area less its border
+    assert (geometry.cell, width, height) == (cell, cols * cell, rows * cell)
+    assert x == y >= geometry.margin  # the same border on every side
+    assert geometry.area_width == width + 2 * x and geometry.area_height == height + 2 * y
+    assert max(geometry.area_width, geometry.area_height) in (511, 512)
+    assert geometry.window_size == (geometry.area_width, height + 2 * y + geometry.status_height)
+    with pytest.raises(ValueError, match="cols must be a positive int, got 0"):
+        BoardGeometry(512, 6, 0)
 
 
 def test_bad_arguments():
@@ -324,9 +352,115 @@ def test_ansi_tictactoe():
     text = ansi_board(state, 2)
     lines = text.splitlines()
     assert lines[0].split() == ["a", "b", "c"]
-    assert lines[1].split() == ["1", "X", ".", "o", "0", "1", "2"]
-    assert lines[2].split() == ["2", ".", "X", ".", "3", "4", "5"]
-    assert lines[3].split() == ["3", ".", ".", ".", "6", "7", "8"]
+    assert lines[1].split() == ["1", "X", ".", "o"]  # squares are named a1..c3 like Reversi's
+    assert lines[2].split() == ["2", ".", "X", "."]
+    assert lines[3].split() == ["3", ".", ".", "."]
+    assert len(lines) == 5
     assert "O to move" in lines[-1] and "*" not in text
+    assert "last move: c1" in lines[-1] and "(" not in lines[-1]  # no legend: X is X, O is O
     assert "X wins" in ansi_board(TicTacToeState.from_text("XXX\nOO.\n..."))
     assert "Draw" in ansi_board(TicTacToeState.from_text("XOX\nXOO\nOXX"))
+
+
+# --- Connect Four: a rectangular board with holes ------------------------------------------------
+
+
+def c4(*columns: str) -> ConnectFourState:
+    """The position after dropping discs into ``columns`` (``"a"``..``"g"``), red first."""
+    state = ConnectFourState.initial()
+    for column in columns:
+        state = state.apply("abcdefg".index(column))
+    return state
+
+
+def is_c4_red(rgb: np.ndarray) -> bool:
+    red, green, blue = rgb
+    return red > 180 and green < 90 and blue < 90
+
+
+def is_c4_yellow(rgb: np.ndarray) -> bool:
+    red, green, blue = rgb
+    return red > 200 and green > 170 and blue < 100
+
+
+def is_blue(rgb: np.ndarray) -> bool:
+    red, green, blue = rgb
+    return blue > red + 80 and blue > green + 60
+
+
+def test_connect_four_picture_is_seven_by_six(renderer):
+    frame = renderer.render(c4("d", "d", "c"))
+    geometry = renderer.geometry
+    # 7 columns on the long side: cell (512 - 2 * 32) // 7 = 64, so the board is 448 x 384
+    # with a 32 pixel border all round: a 512 x 448 board area above a 51 pixel status bar.
+    assert (geometry.cell, geometry.board_box) == (64, (32, 32, 448, 384))
+    assert frame.shape == (448 + 51, 512, 3) and renderer.window_size == (512, 499)
+
+
+def test_connect_four_discs_fall_to_the_bottom(renderer):
+    state = c4("d", "d", "c")  # red d1 (bottom), yellow on it, red c1; row 5 is the bottom
+    frame = renderer.render(state)
+    at = renderer.geometry.square_center
+    assert is_c4_red(pixel(frame, at(5, 3))) and tuple(pixel(frame, at(5, 3))) == C4_RED
+    assert is_c4_yellow(pixel(frame, at(4, 3))) and tuple(pixel(frame, at(4, 3))) == C4_YELLOW
+    assert is_c4_red(pixel(frame, at(5, 2)))
+    assert is_light(pixel(frame, at(0, 0)))  # an empty hole
+    assert is_light(pixel(frame, at(0, 3)))
+    x, y, _, _ = renderer.geometry.square_box(2, 2)
+    assert is_blue(pixel(frame, (x + 1, y + 1)))  # the board between the holes
+    # The legal moves' cells (the lowest empty one of each column) are tinted, no other.
+    legal = {(3, 3), (4, 2), (5, 0), (5, 1), (5, 4), (5, 5), (5, 6)}
+    empty = pixel(frame, at(0, 0))
+    for row in range(6):
+        for col in range(7):
+            if (row, col) in legal:
+                assert not np.array_equal(pixel(frame, at(row, col)), empty), (row, col)
+            elif state.square_owner(row, col) is None:
+                assert np.array_equal(pixel(frame, at(row, col)), empty), (row, col)
+
+
+def test_connect_four_last_move_and_winning_line(renderer):
+    before = c4("a", "a", "b", "b", "c", "c")
+    won = before.apply(3)  # red d1: a1-d1 along the bottom row
+    assert won.winner == 0
+    marked = renderer.render(won, 3)
+    plain = renderer.render(before)
+    at = renderer.geometry.square_center
+    # The last disc is marked in a colour that shows on red (not red on red).
+    assert is_light(pixel(marked, at(5, 3)))
+    x, y = at(5, 2)
+    assert is_c4_red(pixel(marked, (x, y - 16)))  # a disc of the line, above the strike
+    # The line is struck through: between the discs, the blue board is crossed by a light bar.
+    between = ((at(5, 1)[0] + at(5, 2)[0]) // 2, at(5, 1)[1])
+    assert is_blue(pixel(plain, between))
+    assert is_light(pixel(marked, between))
+    above = ((at(4, 1)[0] + at(4, 2)[0]) // 2, at(4, 1)[1])
+    assert is_blue(pixel(marked, above))  # only the winning row is struck
+    top = renderer.geometry.area_height
+    assert not np.array_equal(marked[top:], plain[top:])  # "Game over: Red wins"
+
+
+def test_tictactoe_winning_line_is_struck(renderer):
+    won = TicTacToeState.from_text("XXX\nOO.\n...")
+    frame = renderer.render(won)
+    at = renderer.geometry.square_center
+    between = ((at(0, 0)[0] + at(0, 1)[0]) // 2, at(0, 0)[1])  # on the grid line
+    red, green, blue = pixel(frame, between)
+    assert red > 200 and 130 < green < 200 and blue < 80  # the amber strike
+    below = ((at(1, 0)[0] + at(1, 1)[0]) // 2, at(1, 0)[1])
+    assert pixel(frame, below).max() < 120  # the plain grid line in the row below
+
+
+def test_ansi_connect_four():
+    state = c4("d", "d", "c")
+    lines = ansi_board(state, 2).splitlines()
+    assert lines[0].split() == list("abcdefg")
+    board = [line.split() for line in lines[1:7]]  # no row numbers: Connect Four has no ranks
+    assert board[5] == ["*", "*", "x", "X", "*", "*", "*"]  # the last disc in lower case
+    assert board[4] == [".", ".", "*", "O", ".", ".", "."]
+    assert board[3] == [".", ".", ".", "*", ".", ".", "."]
+    assert board[0] == ["."] * 7
+    assert lines[-1] == "X (red)  O (yellow)  |  Yellow to move  |  last move: c"
+    assert len(lines) == 8
+    won = c4("a", "a", "b", "b", "c", "c", "d")
+    assert "Red wins" in ansi_board(won) and "*" not in ansi_board(won)

@@ -15,6 +15,7 @@ from PIL import Image
 
 from boardzoo.envs.rendering import BoardGeometry
 from boardzoo.games import ReversiState
+from boardzoo.games.connect_four import ConnectFourState
 from boardzoo.ui import ReplayError, parse_record, replay_frames, replay_game, write_gif
 
 # X: b2, c1, a3 (the 2-4-6 diagonal); O: a1, b1.
@@ -42,8 +43,8 @@ def test_text_replay_of_a_hand_made_record():
     text = "\n".join(out)
     assert out[0] == "Replay of tictactoe: X (mcts), O (random); 5 moves."
     assert "Start: 5 moves" in text
-    assert "Move 1/5: X (mcts) plays 4 (b2)" in text
-    assert "Move 4/5: O (random) plays 1 (b1)" in text
+    assert "Move 1/5: X (mcts) plays b2" in text
+    assert "Move 4/5: O (random) plays b1" in text
     assert out[-1] == "Result: X wins."
     assert len([line for line in out if line.startswith("Move ")]) == 5
 
@@ -59,7 +60,8 @@ def test_optional_fields_may_be_missing_and_moves_may_be_names():
     assert named.actions == (4, 0, 2) and named.agents is None
     unfinished = {"game": "reversi", "moves": [19, 18]}  # board_size defaults to 8
     out.clear()
-    assert replay_game(unfinished, ui="text", delay=0, output=out.append).size == 8
+    final = replay_game(unfinished, ui="text", delay=0, output=out.append)
+    assert final.game.options == {"board_size": 8} and (final.game.rows, final.game.cols) == (8, 8)
     assert out[-1] == "The record stops before the end of the game."
 
 
@@ -78,7 +80,7 @@ def test_arena_records_name_the_first_mover_and_the_reason():
 
 
 def test_an_illegal_move_names_its_number():
-    with pytest.raises(ReplayError, match=r"move 2 \(4 \(b2\)\) is illegal for O"):
+    with pytest.raises(ReplayError, match=r"move 2 \(b2\) is illegal for O"):
         parse_record({"game": "tictactoe", "moves": [4, 4]})
     with pytest.raises(
         ReplayError,
@@ -113,7 +115,7 @@ def test_gif_has_one_frame_per_position(tmp_path):
     frames = replay_frames(record, screen_size=160)
     assert len(frames) == len(moves) + 1
     height, width, _ = frames[0].shape
-    assert (width, height - BoardGeometry(160, 4).window_size[1]) == (160, 22)  # caption strip
+    assert (width, height - BoardGeometry(160, 4, 4).window_size[1]) == (160, 22)  # caption strip
     with Image.open(path) as gif:
         assert gif.n_frames == len(moves) + 1
         assert gif.size == (width, height)
@@ -126,3 +128,50 @@ def test_window_replay_headless():
     final = replay_game(TICTACTOE, ui="window", delay=0, screen_size=200, hold=False, max_frames=50)
     assert final.is_terminal() and final.winner == 0
     assert not pygame.display.get_init()
+
+
+# Red: d, e, f, g along the bottom row; yellow answers in column a three times.
+CONNECT_FOUR = {"game": "connect_four", "options": {}, "moves": [3, 0, 4, 0, "f", 0, "G"]}
+
+
+def test_records_with_options_and_old_records_with_board_size():
+    moves = reversi_game(6, seed=1)
+    new = parse_record({"game": "reversi", "options": {"board_size": 6}, "moves": moves})
+    old = parse_record({"game": "reversi", "board_size": 6, "moves": moves})
+    assert new.game is old.game and new.game.options == {"board_size": 6}
+    assert new.states == old.states and new.states[-1].is_terminal()
+    # TicTacToe's old records said "board_size": 3, an option it does not have.
+    assert parse_record({**TICTACTOE, "board_size": 3}).actions == (4, 0, 2, 1, 6)
+    with pytest.raises(ReplayError, match="board_size must be one of"):
+        parse_record({"game": "reversi", "options": {"board_size": 7}, "moves": []})
+    with pytest.raises(ReplayError, match="has no option 'board_size'"):
+        parse_record({"game": "connect_four", "options": {"board_size": 6}, "moves": []})
+
+
+def test_connect_four_text_replay():
+    out: list[str] = []
+    final = replay_game(
+        {**CONNECT_FOUR, "agents": ["greedy", "random"]}, ui="text", delay=0, output=out.append
+    )
+    assert isinstance(final, ConnectFourState) and final.winner == 0
+    assert out[0] == "Replay of connect_four: Red (greedy), Yellow (random); 7 moves."
+    assert "Move 1/7: Red (greedy) plays d" in out
+    assert "Move 7/7: Red (greedy) plays g" in out
+    assert out[-2].splitlines()[-2] == "O . . X X X x"
+    assert out[-1] == "Result: Red wins."
+    with pytest.raises(
+        ReplayError, match=r"move 7 \(d\) is illegal for Red; .* were a, b, c, e, f, g$"
+    ):
+        parse_record({"game": "connect_four", "moves": [3, 3, 3, 3, 3, 3, 3]})
+
+
+def test_connect_four_gif_frames_are_rectangular(tmp_path):
+    path = write_gif(CONNECT_FOUR, tmp_path / "c4.gif", screen_size=224)
+    frames = replay_frames(CONNECT_FOUR, screen_size=224)
+    assert len(frames) == 8
+    geometry = BoardGeometry(224, 6, 7)
+    height, width, _ = frames[0].shape
+    assert (width, height) == (224, geometry.window_size[1] + 22)  # board, status, caption
+    assert geometry.area_height < 224  # 7 columns by 6 rows: wider than high
+    with Image.open(path) as gif:
+        assert gif.n_frames == 8 and gif.size == (width, height)

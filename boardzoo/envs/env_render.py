@@ -1,5 +1,8 @@
 """Rendering as an env needs it: one object shared by the AEC and the single-agent envs.
 
+Any catalog game's state can be drawn: the pictures read only its contract (see
+:mod:`boardzoo.envs.rendering`).
+
 It checks the render mode, answers ``"ansi"`` with text, opens a pygame :class:`BoardRenderer`
 only on the first ``"human"`` / ``"rgb_array"`` render, and pickles without its window (a copy
 reopens one on demand).
@@ -12,7 +15,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from boardzoo.games import GameState
+from boardzoo.games.state import BoardState
 
 RENDER_MODES = ("human", "rgb_array", "ansi")
 
@@ -38,7 +41,7 @@ class EnvRenderer:
         self.fps = fps
         self._window: Any = None  # the pygame renderer, opened on the first pygame render
 
-    def render(self, state: GameState, last_action: int | None) -> np.ndarray | str | None:
+    def render(self, state: BoardState, last_action: int | None) -> np.ndarray | str | None:
         """A window frame ("human", returns None), an RGB array, or text ("ansi")."""
         if self.render_mode is None:
             gymnasium.logger.warn(

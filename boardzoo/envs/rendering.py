@@ -1,10 +1,16 @@
-"""Text and pygame renderings of Reversi and TicTacToe positions.
+"""Text and pygame pictures of the positions of any catalog game, read from the game contract.
 
-:func:`ansi_board` draws a position as text with coordinates (files ``a..`` across the top,
-ranks ``1..`` down the side, rank 1 at the top as in :func:`~boardzoo.games.reversi.action_name`).
+Nothing here knows which game it draws. The board's shape and the names of the moves come from
+``state.game`` (a :class:`~boardzoo.games.spec.Game`); the sides' names and symbols, whether the
+piece counts matter and the colours and shapes (:class:`~boardzoo.games.spec.Look`) from its
+spec; which square is whose, where each legal move goes, what the last move filled and the line
+that won from the position (:class:`~boardzoo.games.state.BoardState`).
+
+:func:`ansi_board` draws a position as text with coordinates (column letters ``a..`` across the
+top and, where the look has ranks, row numbers ``1..`` down the side, row 1 at the top).
 :class:`BoardRenderer` draws it with pygame, either in a window (``"human"``) or off screen
-(``"rgb_array"``, returning an ``(H, W, 3)`` uint8 array), in the style of PettingZoo's
-classic environments: a square board area of ``screen_size`` pixels with a status bar below.
+(``"rgb_array"``, returning an ``(H, W, 3)`` uint8 array), in the style of PettingZoo's classic
+environments: a board area about ``screen_size`` pixels on its long side with a status bar below.
 
 pygame is imported lazily, so the text rendering works without it, and the renderer never calls
 ``pygame.init()`` (which would open the audio device): it initialises only ``pygame.display``
@@ -15,11 +21,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from boardzoo.games.reversi import action_name
+from boardzoo.games.spec import Game, Look
+from boardzoo.games.state import BoardState
 
 if TYPE_CHECKING:
     import pygame
@@ -27,94 +35,64 @@ if TYPE_CHECKING:
 __all__ = ["RENDER_MODES", "BoardGeometry", "BoardRenderer", "BoardState", "ansi_board"]
 
 RENDER_MODES = ("human", "rgb_array")
-_FILES = "abcdefgh"
-_SYMBOLS = {0: "X", 1: "O", None: "."}
+_COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 Color = tuple[int, int, int]
 Square = tuple[int, int]
-
-
-class BoardState(Protocol):
-    """What the renderers read from a position (Reversi and TicTacToe states provide it)."""
-
-    @property
-    def size(self) -> int: ...
-
-    @property
-    def current_player(self) -> int: ...
-
-    @property
-    def winner(self) -> int | None: ...
-
-    def square_owner(self, row: int, col: int) -> int | None: ...
-
-    def legal_actions(self) -> list[int]: ...
-
-    def is_terminal(self) -> bool: ...
 
 
 # --- facts about a position shared by both renderings ------------------------------------------
 
 
-def _is_reversi(state: BoardState) -> bool:
-    return hasattr(state, "disc_counts")
+def _side_names(game: Game) -> tuple[str, str]:
+    """The sides' names for display: ``("Black", "White")``, ``("Red", "Yellow")``."""
+    first, second = game.spec.sides
+    return first.capitalize(), second.capitalize()
 
 
-def _disc_counts(state: BoardState) -> tuple[int, int] | None:
-    """Black and white disc counts of a Reversi state, ``None`` for other games."""
-    counts = getattr(state, "disc_counts", None)
-    return None if counts is None else counts()
+def _hint_squares(state: BoardState) -> set[Square]:
+    """The squares that the legal moves of the side to move would fill (a pass fills none)."""
+    squares = (state.move_square(action) for action in state.legal_actions())
+    return {square for square in squares if square is not None}
 
 
-def _must_pass(state: BoardState) -> bool:
-    must_pass = getattr(state, "must_pass", None)
-    return bool(must_pass is not None and must_pass())
+@cache
+def _hints_are_news(game: Game) -> bool:
+    """Whether marking the legal squares tells more than the empty squares do.
+
+    True when, at the start, some empty square is no legal move (Reversi, Connect Four); False
+    when every empty square is one (TicTacToe), where the text board leaves the marks out.
+    """
+    start = game.initial_state()
+    empty = {
+        (row, col)
+        for row in range(game.rows)
+        for col in range(game.cols)
+        if start.square_owner(row, col) is None
+    }
+    return _hint_squares(start) != empty
 
 
-def _player_names(state: BoardState) -> tuple[str, str]:
-    return ("Black", "White") if _is_reversi(state) else ("X", "O")
-
-
-def _hint_squares(state: BoardState) -> set[tuple[int, int]]:
-    """The squares the side to move may play on (the pass is not a square)."""
-    size = state.size
-    return {divmod(a, size) for a in state.legal_actions() if a < size * size}
-
-
-def _last_square(state: BoardState, last_action: int | None) -> tuple[int, int] | None:
-    size = state.size
-    if last_action is None or not 0 <= last_action < size * size:
+def _last_square(state: BoardState, last_action: int | None) -> Square | None:
+    """The square that ``last_action`` filled; ``None`` for none, a pass or a foreign action."""
+    game = state.game
+    if last_action is None or not 0 <= last_action < game.num_actions:
         return None
-    return divmod(last_action, size)
-
-
-def _winning_line(state: BoardState) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """First and last square of a full line held by the winner (TicTacToe), else ``None``."""
-    winner, n = state.winner, state.size
-    if winner is None:
+    try:
+        square = state.placed_square(last_action)
+    except ValueError:  # an action that cannot have led here (an empty column, say)
         return None
-    lines = [[(i, j) for j in range(n)] for i in range(n)]
-    lines += [[(j, i) for j in range(n)] for i in range(n)]
-    lines += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
-    for line in lines:
-        if all(state.square_owner(row, col) == winner for row, col in line):
-            return line[0], line[-1]
-    return None
-
-
-def _square_name(state: BoardState, action: int) -> str:
-    if _is_reversi(state):
-        return action_name(action, state.size)
-    row, col = divmod(action, state.size)
-    return f"{action} ({_FILES[col]}{row + 1})"
+    if square is None or not (0 <= square[0] < game.rows and 0 <= square[1] < game.cols):
+        return None
+    return square
 
 
 def _result_text(state: BoardState) -> str:
     """``"Black wins"``, ``"Draw"``, ``"White to move"`` or ``"Black must pass"``."""
-    names = _player_names(state)
+    names = _side_names(state.game)
     if state.is_terminal():
         return "Draw" if state.winner is None else f"{names[state.winner]} wins"
     mover = names[state.current_player]
-    if _must_pass(state):
+    if state.must_pass():
         return f"{mover} must pass"
     return f"{mover} to move"
 
@@ -128,54 +106,58 @@ def _ansi_square(
     owner = state.square_owner(row, col)
     if owner is None:
         return "*" if (row, col) in hints else "."
-    symbol = _SYMBOLS[owner]
+    symbol = state.game.spec.symbols[owner]
     return symbol.lower() if (row, col) == last else symbol
 
 
 def _ansi_rows(state: BoardState, last_action: int | None) -> list[str]:
-    size = state.size
-    hints = _hint_squares(state) if _is_reversi(state) else set()
+    game = state.game
+    ranks = game.spec.look.ranks
+    hints = _hint_squares(state) if _hints_are_news(game) else set()
     last = _last_square(state, last_action)
-    width = len(str(size))
-    lines = [" " * (width + 1) + " ".join(_FILES[:size])]
-    for row in range(size):
-        squares = (_ansi_square(state, row, col, hints, last) for col in range(size))
-        lines.append(f"{row + 1:>{width}} " + " ".join(squares))
+    width = len(str(game.rows)) if ranks else -1  # the row numbers' width (none: no column)
+    lines = [" " * (width + 1) + " ".join(_COLUMN_LETTERS[: game.cols])]
+    for row in range(game.rows):
+        squares = " ".join(_ansi_square(state, row, col, hints, last) for col in range(game.cols))
+        lines.append(f"{row + 1:>{width}} {squares}" if ranks else squares)
     return lines
 
 
+def _ansi_legend(state: BoardState) -> str:
+    """``"X (black) 2  O (white) 2"``: the symbols where they are not the sides' names, and the
+    piece counts where they decide the game; ``""`` when there is nothing to say (TicTacToe)."""
+    spec = state.game.spec
+    counts = state.disc_counts() if spec.show_counts else None
+    same_names = all(s.lower() == n.lower() for s, n in zip(spec.symbols, spec.sides, strict=True))
+    if counts is None and same_names:
+        return ""
+    items = []
+    for player in (0, 1):
+        symbol, side = spec.symbols[player], spec.sides[player]
+        item = symbol if symbol.lower() == side.lower() else f"{symbol} ({side})"
+        items.append(item if counts is None else f"{item} {counts[player]}")
+    return "  ".join(items)
+
+
 def _ansi_status(state: BoardState, last_action: int | None) -> str:
-    parts = []
-    counts = _disc_counts(state)
-    if counts is not None:
-        black, white = counts
-        parts.append(f"X (black) {black}  O (white) {white}")
-    parts.append(_result_text(state))
-    if last_action is not None:
-        name = "pass" if last_action == state.size**2 else _square_name(state, last_action)
-        parts.append(f"last move: {name}")
+    game = state.game
+    parts = [part for part in (_ansi_legend(state), _result_text(state)) if part]
+    if last_action is not None and 0 <= last_action < game.num_actions:
+        parts.append(f"last move: {game.action_name(last_action)}")
     return "  |  ".join(parts)
 
 
 def ansi_board(state: BoardState, last_action: int | None = None) -> str:
     """The position as text, with coordinates and a status line.
 
-    Reversi: ``X`` black, ``O`` white, ``.`` empty, ``*`` a legal move of the side to move; the
-    disc placed by ``last_action`` is in lower case. The status line gives the disc counts and
-    whose turn it is, or the result once the game is over. TicTacToe: ``X``, ``O`` and ``.``
-    with the action numbers (0-8) drawn beside the board.
+    Each square shows its owner's symbol (``game.spec.symbols``) or ``.`` when empty; ``*``
+    marks the squares where the side to move may play, in games where that is more than every
+    empty square (Reversi, Connect Four); the piece placed by ``last_action`` is in lower case.
+    The status line gives the symbols' sides and piece counts where they matter, whose turn it
+    is (or the result once the game is over) and the last move's name.
     """
     rows = _ansi_rows(state, last_action)
-    if not _is_reversi(state):
-        rows = _with_action_legend(rows, state.size)
     return "\n".join([*rows, _ansi_status(state, last_action)])
-
-
-def _with_action_legend(rows: list[str], size: int) -> list[str]:
-    """Append each square's action number to the board rows (the header row stays as is)."""
-    legend = [" ".join(str(r * size + c) for c in range(size)) for r in range(size)]
-    board = [f"{line}    {numbers}" for line, numbers in zip(rows[1:], legend, strict=True)]
-    return [rows[0], *board]
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -183,15 +165,23 @@ def _with_action_legend(rows: list[str], size: int) -> list[str]:
 
 @dataclass(frozen=True)
 class BoardGeometry:
-    """Where things are drawn for a ``board_size`` board in a ``screen_size`` board area.
+    """Where things are drawn for a board of ``rows`` x ``cols`` squares.
 
-    The board area is ``screen_size`` pixels square: a border for the coordinate labels around
-    ``board_size`` square cells. The status bar (``status_height`` pixels) lies below it, so the
-    window is ``screen_size`` wide and ``screen_size + status_height`` high.
+    The board's long side and a border for the coordinate labels around it fill ``screen_size``
+    pixels; the board area is as much shorter on the other side as the board is (a square board
+    gives a ``screen_size`` square). The status bar (``status_height`` pixels) lies below it, so
+    the window is ``area_width`` wide and ``area_height + status_height`` high.
     """
 
     screen_size: int
-    board_size: int
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        for name in ("rows", "cols"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
 
     @property
     def margin(self) -> int:
@@ -201,22 +191,37 @@ class BoardGeometry:
     @property
     def cell(self) -> int:
         """Side of one square in pixels."""
-        return (self.screen_size - 2 * self.margin) // self.board_size
+        return (self.screen_size - 2 * self.margin) // max(self.rows, self.cols)
 
     @property
-    def board_pixels(self) -> int:
-        """Side of the playing surface (all squares) in pixels."""
-        return self.cell * self.board_size
+    def board_width(self) -> int:
+        """Width of the playing surface (all squares) in pixels."""
+        return self.cell * self.cols
+
+    @property
+    def board_height(self) -> int:
+        """Height of the playing surface in pixels."""
+        return self.cell * self.rows
+
+    @property
+    def area_width(self) -> int:
+        """Width of the board area (the board and its border)."""
+        return self.screen_size - max(0, self.board_height - self.board_width)
+
+    @property
+    def area_height(self) -> int:
+        """Height of the board area: the status bar starts here."""
+        return self.screen_size - max(0, self.board_width - self.board_height)
 
     @property
     def left(self) -> int:
         """x of the playing surface's left edge (it is centred in the board area)."""
-        return (self.screen_size - self.board_pixels) // 2
+        return (self.area_width - self.board_width) // 2
 
     @property
     def top(self) -> int:
         """y of the playing surface's top edge."""
-        return self.left
+        return (self.area_height - self.board_height) // 2
 
     @property
     def status_height(self) -> int:
@@ -226,12 +231,12 @@ class BoardGeometry:
     @property
     def window_size(self) -> tuple[int, int]:
         """``(width, height)`` of the whole picture."""
-        return self.screen_size, self.screen_size + self.status_height
+        return self.area_width, self.area_height + self.status_height
 
     @property
     def board_box(self) -> tuple[int, int, int, int]:
         """``(x, y, width, height)`` of the playing surface."""
-        return self.left, self.top, self.board_pixels, self.board_pixels
+        return self.left, self.top, self.board_width, self.board_height
 
     def square_box(self, row: int, col: int) -> tuple[int, int, int, int]:
         """``(x, y, width, height)`` of the square at ``row``, ``col``."""
@@ -246,7 +251,7 @@ class BoardGeometry:
         """``(row, col)`` of the square under ``pixel_xy``, or ``None`` off the board."""
         col = (pixel_xy[0] - self.left) // self.cell
         row = (pixel_xy[1] - self.top) // self.cell
-        if 0 <= row < self.board_size and 0 <= col < self.board_size:
+        if 0 <= row < self.rows and 0 <= col < self.cols:
             return int(row), int(col)
         return None
 
@@ -255,40 +260,66 @@ class BoardGeometry:
 
 
 @dataclass(frozen=True)
-class _Theme:
-    """Colours of one game's drawing."""
+class _PieceStyle:
+    """How a kind of piece (``Look.pieces``) is drawn, beyond the look's colours."""
 
-    frame: Color
-    board: Color
-    grid: Color
-    label: Color
-    hint_mix: float
+    hint_radius: float  # the legal-move dots' radius, in squares
+    outer_lines: bool  # a "lines" grid also draws the board's edge (else only the inner lines)
+    line_divisor: int  # grid lines are cell // line_divisor pixels wide ...
+    line_least: int  # ... and at least this
+    highlight_last: bool  # the last move's square is highlighted (else a dot on its piece)
 
 
-_REVERSI = _Theme(
-    frame=(21, 57, 37), board=(34, 120, 72), grid=(18, 74, 42), label=(196, 220, 203), hint_mix=0.5
-)
-_TICTACTOE = _Theme(
-    frame=(228, 224, 214),
-    board=(248, 246, 240),
-    grid=(84, 88, 98),
-    label=(98, 100, 108),
-    hint_mix=0.12,
-)
-_DISC = {0: (22, 22, 24), 1: (240, 240, 236)}
-_DISC_EDGE = {0: (0, 0, 0), 1: (150, 150, 146)}
-_MARK = {0: (40, 58, 82), 1: (196, 64, 52)}
+_PIECE_STYLES = {
+    # Stones cover their squares: thin full grid, a dot on the last one placed.
+    "discs": _PieceStyle(0.12, True, 40, 1, False),
+    # Thin marks (a cross, a ring) leave the square showing: bold inner lines, square lit.
+    "marks": _PieceStyle(0.05, False, 30, 2, True),
+}
+_GRID_STYLES = ("lines", "holes")
 _LAST_MOVE = (226, 38, 38)
 _LAST_SQUARE = (255, 238, 160)
 _STRIKE = (230, 166, 30)
+_WHITE = (250, 250, 250)
+_BLACK = (20, 20, 22)
 _STATUS_BG = (34, 36, 40)
 _STATUS_TEXT = (236, 236, 236)
 _STATUS_ACCENT = (244, 196, 70)
+_HOLE_RADIUS = 0.40  # a hole's radius, in squares ("holes" grid)
+_CONTRAST = 100  # least colour distance between a marker and the pieces it is drawn on
 
 
 def _mix(a: Color, b: Color, t: float) -> Color:
     """The colour ``t`` of the way from ``a`` to ``b``."""
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def _distance(a: Color, b: Color) -> float:
+    return float(np.linalg.norm(np.subtract(a, b)))
+
+
+def _contrasting(preferred: Color, pieces: tuple[Color, Color]) -> Color:
+    """``preferred`` if it stands out on both pieces' colours, else white or black."""
+    for colour in (preferred, _WHITE, _BLACK):
+        if all(_distance(colour, piece) >= _CONTRAST for piece in pieces):
+            return colour
+    return preferred
+
+
+def _piece_style(look: Look) -> _PieceStyle:
+    """The drawing rules of the look's pieces; a ``ValueError`` for an unknown look."""
+    if look.pieces not in _PIECE_STYLES:
+        raise ValueError(f"Look.pieces must be one of {list(_PIECE_STYLES)}, got {look.pieces!r}")
+    if look.grid_style not in _GRID_STYLES:
+        raise ValueError(
+            f"Look.grid_style must be one of {list(_GRID_STYLES)}, got {look.grid_style!r}"
+        )
+    return _PIECE_STYLES[look.pieces]
+
+
+def _empty_colour(look: Look) -> Color:
+    """The colour of an empty square: the board, or the hole of a board with holes."""
+    return look.grid if look.grid_style == "holes" else look.board
 
 
 def _import_pygame() -> Any:
@@ -309,8 +340,8 @@ class BoardRenderer:
     ``render_mode`` is ``"human"`` (a window through ``pygame.display``; :meth:`render` returns
     ``None`` and waits to keep ``fps`` frames a second) or ``"rgb_array"`` (an off-screen surface;
     :meth:`render` returns a fresh ``(H, W, 3)`` uint8 array). Nothing is initialised until the
-    first :meth:`render`, so creating a renderer is cheap. The geometry follows the size of the
-    last position drawn (``board_size`` before the first one).
+    first :meth:`render`, so creating a renderer is cheap. The geometry follows the shape of the
+    board last drawn; before the first drawing it is ``game``'s (an 8x8 board without one).
     """
 
     def __init__(
@@ -319,7 +350,7 @@ class BoardRenderer:
         screen_size: int = 512,
         caption: str = "boardzoo",
         fps: int = 30,
-        board_size: int = 8,
+        game: Game | None = None,
     ) -> None:
         if render_mode not in RENDER_MODES:
             raise ValueError(
@@ -331,7 +362,8 @@ class BoardRenderer:
         self.screen_size = int(screen_size)
         self.caption = caption
         self.fps = fps
-        self.geometry = BoardGeometry(self.screen_size, board_size)
+        rows, cols = (8, 8) if game is None else (game.rows, game.cols)
+        self.geometry = BoardGeometry(self.screen_size, rows, cols)
         self._surface: pygame.Surface | None = None
         self._clock: pygame.time.Clock | None = None
         self._fonts: dict[int, pygame.font.Font] = {}
@@ -360,9 +392,10 @@ class BoardRenderer:
     # --- drawing ----------------------------------------------------------------------------
 
     def render(self, state: BoardState, last_action: int | None = None) -> np.ndarray | None:
-        """Draw ``state``, marking ``last_action`` (``None``, or the pass, marks nothing)."""
-        if state.size != self.geometry.board_size:
-            self.geometry = BoardGeometry(self.screen_size, state.size)
+        """Draw ``state``, marking the square ``last_action`` filled (a pass marks nothing)."""
+        game = state.game
+        if (game.rows, game.cols) != (self.geometry.rows, self.geometry.cols):
+            self.geometry = BoardGeometry(self.screen_size, game.rows, game.cols)
         surface = self._target()
         _Painter(_import_pygame(), surface, self.geometry, self._font).paint(state, last_action)
         return self._present(surface)
@@ -431,139 +464,182 @@ class _Painter:
         self.font = font
 
     def paint(self, state: BoardState, last_action: int | None) -> None:
-        reversi = _is_reversi(state)
-        theme = _REVERSI if reversi else _TICTACTOE
+        game = state.game
+        look = game.spec.look
+        style = _piece_style(look)
         last = _last_square(state, last_action)
-        self.surface.fill(theme.frame)
-        self._board(theme, state.size, None if reversi else last)
-        self._labels(theme, state.size)
-        mover_colour = _DISC[state.current_player] if reversi else theme.grid
-        hint = _mix(theme.board, mover_colour, theme.hint_mix)
+        self.surface.fill(look.frame)
+        if look.grid_style == "holes":
+            self._holes(look, game)
+        else:
+            self._lines(look, style, game, last if style.highlight_last else None)
+        self._labels(look, game)
+        hint = _mix(_empty_colour(look), look.piece_colours[state.current_player], look.hint_mix)
         for row, col in _hint_squares(state):
-            self._dot(self.geo.square_center(row, col), 0.12 if reversi else 0.05, hint)
-        for row in range(state.size):
-            for col in range(state.size):
-                self._piece(state.square_owner(row, col), row, col, reversi)
-        if reversi and last is not None:
-            self._dot(self.geo.square_center(*last), 0.09, _LAST_MOVE)
-        if not reversi:
-            self._strike(state)
-        self._status(state, reversi)
+            self._dot(self.geo.square_center(row, col), style.hint_radius, hint)
+        for row in range(game.rows):
+            for col in range(game.cols):
+                self._piece(state.square_owner(row, col), row, col, look)
+        if last is not None and not style.highlight_last:
+            marker = _contrasting(_LAST_MOVE, look.piece_colours)
+            self._dot(self.geo.square_center(*last), 0.09, marker)
+        self._strike(state, look)
+        self._status(state, look)
 
     # --- board --------------------------------------------------------------------------------
 
-    def _board(self, theme: _Theme, size: int, highlight: tuple[int, int] | None) -> None:
+    def _lines(self, look: Look, style: _PieceStyle, game: Game, highlight: Square | None) -> None:
+        """A board with lines between the squares (and star points where the look has them)."""
         geo, draw = self.geo, self.pg.draw
-        draw.rect(self.surface, theme.board, geo.board_box)
+        draw.rect(self.surface, look.board, geo.board_box)
         if highlight is not None:
             draw.rect(self.surface, _LAST_SQUARE, geo.square_box(*highlight))
-        width = max(1, geo.cell // 40) if theme is _REVERSI else max(2, geo.cell // 30)
-        inner = range(1, size) if theme is _TICTACTOE else range(size + 1)
-        for i in inner:
-            offset = i * geo.cell
-            x, y = geo.left + offset, geo.top + offset
-            end = geo.board_pixels - 1
-            draw.line(self.surface, theme.grid, (x, geo.top), (x, geo.top + end), width)
-            draw.line(self.surface, theme.grid, (geo.left, y), (geo.left + end, y), width)
-        if theme is _REVERSI and size >= 6:
-            for row in (2, size - 2):
-                for col in (2, size - 2):
+        width = max(style.line_least, geo.cell // style.line_divisor)
+        first = 0 if style.outer_lines else 1
+        right, bottom = geo.left + geo.board_width - 1, geo.top + geo.board_height - 1
+        for col in range(first, game.cols + 1 - first):
+            x = geo.left + col * geo.cell
+            draw.line(self.surface, look.grid, (x, geo.top), (x, bottom), width)
+        for row in range(first, game.rows + 1 - first):
+            y = geo.top + row * geo.cell
+            draw.line(self.surface, look.grid, (geo.left, y), (right, y), width)
+        if look.star_points and min(game.rows, game.cols) >= 6:
+            for row in (2, game.rows - 2):
+                for col in (2, game.cols - 2):
                     point = (geo.left + col * geo.cell, geo.top + row * geo.cell)
-                    draw.aacircle(self.surface, theme.grid, point, max(2, geo.cell // 14))
+                    draw.aacircle(self.surface, look.grid, point, max(2, geo.cell // 14))
 
-    def _labels(self, theme: _Theme, size: int) -> None:
+    def _holes(self, look: Look, game: Game) -> None:
+        """An upright board: a panel of the board's colour with a round hole per square."""
+        geo, draw = self.geo, self.pg.draw
+        pad = max(2, geo.cell // 10)
+        panel = self.pg.Rect(geo.board_box).inflate(2 * pad, 2 * pad)
+        draw.rect(self.surface, look.board, panel, border_radius=2 * pad)
+        rim = _mix(look.board, look.frame, 0.6)
+        radius = round(geo.cell * _HOLE_RADIUS)
+        for row in range(game.rows):
+            for col in range(game.cols):
+                x, y = geo.square_center(row, col)
+                draw.aacircle(self.surface, rim, (x, y), radius + max(1, geo.cell // 28))
+                draw.aacircle(self.surface, look.grid, (x, y), radius)
+
+    def _labels(self, look: Look, game: Game) -> None:
+        """Column letters above the board; row numbers left of it where the look has ranks."""
         geo = self.geo
         font = self.font(max(12, geo.margin * 4 // 5))
-        middle = geo.left // 2
-        for i in range(size):
-            centre = geo.left + i * geo.cell + geo.cell // 2
-            self._text(font, _FILES[i], theme.label, center=(centre, middle))
-            self._text(font, str(i + 1), theme.label, center=(middle, centre))
+        for col in range(game.cols):
+            centre = (geo.left + col * geo.cell + geo.cell // 2, geo.top // 2)
+            self._text(font, _COLUMN_LETTERS[col], look.label, center=centre)
+        if look.ranks:
+            for row in range(game.rows):
+                centre = (geo.left // 2, geo.top + row * geo.cell + geo.cell // 2)
+                self._text(font, str(row + 1), look.label, center=centre)
 
     # --- pieces -------------------------------------------------------------------------------
 
     def _dot(self, centre: tuple[int, int], fraction: float, colour: Color) -> None:
         self.pg.draw.aacircle(self.surface, colour, centre, max(2, round(self.geo.cell * fraction)))
 
-    def _piece(self, owner: int | None, row: int, col: int, reversi: bool) -> None:
+    def _piece(self, owner: int | None, row: int, col: int, look: Look) -> None:
         if owner is None:
             return
-        centre = self.geo.square_center(row, col)
-        if reversi:
-            self._disc(centre, round(self.geo.cell * 0.41), owner)
-        elif owner == 0:
-            self._cross(centre, round(self.geo.cell * 0.26), max(3, self.geo.cell // 11))
+        centre, cell = self.geo.square_center(row, col), self.geo.cell
+        if look.pieces == "marks":
+            self._mark(
+                centre, owner, look, round(cell * 0.26), round(cell * 0.29), max(3, cell // 11)
+            )
+        elif look.grid_style == "holes":
+            self._disc_in_hole(centre, round(cell * _HOLE_RADIUS), owner, look)
         else:
-            self._ring(centre, round(self.geo.cell * 0.29), max(3, self.geo.cell // 11))
+            self._disc(centre, round(cell * 0.41), owner, look)
 
-    def _disc(self, centre: tuple[int, int], radius: int, owner: int) -> None:
+    def _disc(self, centre: tuple[int, int], radius: int, owner: int, look: Look) -> None:
+        """A stone lying on the board, with its shadow."""
         draw, (x, y) = self.pg.draw, centre
         shade = max(1, radius // 12)
-        shadow = _mix(_REVERSI.board, (0, 0, 0), 0.45)
+        shadow = _mix(look.board, (0, 0, 0), 0.45)
         draw.aacircle(self.surface, shadow, (x + shade, y + shade), radius)
-        draw.aacircle(self.surface, _DISC_EDGE[owner], centre, radius)
-        draw.aacircle(self.surface, _DISC[owner], centre, radius - max(1, radius // 20))
+        draw.aacircle(self.surface, look.piece_edges[owner], centre, radius)
+        draw.aacircle(
+            self.surface, look.piece_colours[owner], centre, radius - max(1, radius // 20)
+        )
 
-    def _cross(self, centre: tuple[int, int], half: int, width: int) -> None:
-        (x, y), colour = centre, _MARK[0]
-        for dx in (-half, half):
-            start, end = (x - dx, y - half), (x + dx, y + half)
-            self.pg.draw.aaline(self.surface, colour, start, end, width)
+    def _disc_in_hole(self, centre: tuple[int, int], radius: int, owner: int, look: Look) -> None:
+        """A disc filling its hole: an edge, the face and a raised inner ring."""
+        draw = self.pg.draw
+        colour, edge = look.piece_colours[owner], look.piece_edges[owner]
+        draw.aacircle(self.surface, edge, centre, radius)
+        draw.aacircle(self.surface, colour, centre, radius - max(1, radius // 10))
+        ring = max(1, radius // 14)
+        draw.aacircle(self.surface, _mix(colour, edge, 0.55), centre, round(radius * 0.68), ring)
 
-    def _strike(self, state: BoardState) -> None:
-        """Cross out the winning line of a won TicTacToe game."""
-        line = _winning_line(state)
-        if line is None:
+    def _mark(
+        self, centre: tuple[int, int], owner: int, look: Look, half: int, radius: int, width: int
+    ) -> None:
+        """A cross ``2 * half`` wide (player 0) or a ring of ``radius`` (player 1)."""
+        colour = look.piece_colours[owner]
+        if owner == 0:
+            x, y = centre
+            for dx in (-half, half):
+                start, end = (x - dx, y - half), (x + dx, y + half)
+                self.pg.draw.aaline(self.surface, colour, start, end, width)
+        else:
+            self.pg.draw.aacircle(self.surface, colour, centre, radius, width)
+
+    def _strike(self, state: BoardState, look: Look) -> None:
+        """Strike through the line that won the game, if it was won by a line."""
+        line = state.winning_line()
+        if not line or len(line) < 2:
             return
-        (x0, y0), (x1, y1) = (self.geo.square_center(*square) for square in line)
+        (x0, y0), (x1, y1) = self.geo.square_center(*line[0]), self.geo.square_center(*line[-1])
         reach = 0.3 * self.geo.cell / max(abs(x1 - x0), abs(y1 - y0))
         start = (round(x0 - (x1 - x0) * reach), round(y0 - (y1 - y0) * reach))
         end = (round(x1 + (x1 - x0) * reach), round(y1 + (y1 - y0) * reach))
-        self.pg.draw.aaline(self.surface, _STRIKE, start, end, max(3, self.geo.cell // 11))
-
-    def _ring(self, centre: tuple[int, int], radius: int, width: int) -> None:
-        self.pg.draw.aacircle(self.surface, _MARK[1], centre, radius, width)
+        colour = _contrasting(_STRIKE, look.piece_colours)
+        self.pg.draw.aaline(self.surface, colour, start, end, max(3, self.geo.cell // 11))
 
     # --- status bar ---------------------------------------------------------------------------
 
-    def _status(self, state: BoardState, reversi: bool) -> None:
+    def _status(self, state: BoardState, look: Look) -> None:
         geo = self.geo
-        top, height = geo.screen_size, geo.status_height
-        self.pg.draw.rect(self.surface, _STATUS_BG, (0, top, geo.screen_size, height))
+        top, height = geo.area_height, geo.status_height
+        self.pg.draw.rect(self.surface, _STATUS_BG, (0, top, geo.area_width, height))
         font = self.font(max(12, height * 11 // 20))
         middle = top + height // 2
-        counts = _disc_counts(state)
+        counts = state.disc_counts() if state.game.spec.show_counts else None
         x = geo.left
         for player in (0, 1):
-            x = self._status_player(state, player, x, font, counts)
+            x = self._status_player(state, player, x, font, counts, look)
         over = state.is_terminal()
         colour = _STATUS_ACCENT if over else _STATUS_TEXT
         text = f"Game over: {_result_text(state)}" if over else _result_text(state)
-        self._text(font, text, colour, midright=(geo.left + geo.board_pixels, middle))
+        self._text(font, text, colour, midright=(geo.left + geo.board_width, middle))
 
     def _status_player(
-        self, state: BoardState, player: int, x: int, font: Any, counts: tuple[int, int] | None
+        self,
+        state: BoardState,
+        player: int,
+        x: int,
+        font: Any,
+        counts: tuple[int, int] | None,
+        look: Look,
     ) -> int:
-        """Draw ``player``'s icon (and disc count) from ``x``; return where the next item goes."""
+        """Draw ``player``'s icon (and piece count) from ``x``; return where the next item goes."""
         radius = self.geo.status_height * 3 // 10
-        centre = (x + radius, self.geo.screen_size + self.geo.status_height // 2)
+        centre = (x + radius, self.geo.area_height + self.geo.status_height // 2)
         if not state.is_terminal() and state.current_player == player:
             self.pg.draw.aacircle(self.surface, _STATUS_ACCENT, centre, radius + 3, 2)
+        if look.pieces == "marks":  # a mark on a disc of the board's colour
+            self.pg.draw.aacircle(self.surface, look.board, centre, radius - 1)
+            size = (radius - 1) * 6 // 10
+            self._mark(centre, player, look, size, size + 1, 3)
+        else:
+            self._disc(centre, radius - 1, player, look)
         if counts is None:
-            self._mark_icon(centre, radius - 1, player)
             return x + 3 * radius
-        self._disc(centre, radius - 1, player)
         start = (x + 2 * radius + radius // 2, centre[1])
         right = self._text(font, str(counts[player]), _STATUS_TEXT, midleft=start)
         return right + radius * 3 // 2
-
-    def _mark_icon(self, centre: tuple[int, int], radius: int, player: int) -> None:
-        """A TicTacToe mark on a light disc, for the status bar."""
-        self.pg.draw.aacircle(self.surface, _TICTACTOE.board, centre, radius)
-        if player == 0:
-            self._cross(centre, radius * 6 // 10, 3)
-        else:
-            self._ring(centre, radius * 6 // 10 + 1, 3)
 
     def _text(self, font: Any, text: str, colour: Color, **anchor: tuple[int, int]) -> int:
         """Blit ``text`` placed by a ``pygame.Rect`` anchor (``center=...``); return its right."""

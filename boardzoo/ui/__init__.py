@@ -2,12 +2,14 @@
 
     from boardzoo.ui import run_gui, run_text_ui, replay_game, write_gif
 
-    run_gui("reversi", ("human", "mcts:time_limit=1"), analysis=True)
-    run_text_ui("tictactoe", ("mcts", "human"))
+    run_gui("reversi", ("human", "mcts:time_limit=1"), options={"board_size": 6}, analysis=True)
+    run_text_ui("connect_four", ("mcts", "human"))
     replay_game(record, ui="text")
     write_gif(record, "game.gif")
 
-pygame is imported only when a window or a GIF is made, so the text interface works without it.
+Every game of the catalog works in each of them: they read the game only through its contract
+(:mod:`boardzoo.games.spec`, :mod:`boardzoo.games.state`). pygame is imported only when a window
+or a GIF is made, so the text interface works without it.
 """
 
 from boardzoo.ui.gui import GameWindow, run_gui

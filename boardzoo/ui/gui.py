@@ -1,12 +1,15 @@
-"""Play against the AI in a pygame window.
+"""Play against the AI in a pygame window, any game of the catalog.
 
-    run_gui("reversi", ("human", "mcts:time_limit=1"))
+    run_gui("reversi", ("human", "mcts:time_limit=1"), options={"board_size": 6})
     run_gui("tictactoe", ("mcts", "human"), analysis=True)
+    run_gui("connect_four", ("human", "alphabeta"))
 
 The board is drawn by the envs' :class:`~boardzoo.envs.rendering.BoardRenderer` (legal-move dots,
-last-move marker, disc counts and whose turn it is); this module composes on top of that picture:
-a highlight under the mouse, the AI's analysis, a game-over banner and a panel below the board with
-messages, a Pass button and a progress indicator while the AI thinks.
+last-move marker, piece counts and whose turn it is); this module composes on top of that picture:
+an outline of the square a click would fill, the AI's analysis, a game-over banner and a panel
+below the board with messages, a Pass button (in games with passes) and a progress indicator
+while the AI thinks. Everything about the game comes from its contract: a click on a square
+plays ``game.square_action(row, col)`` (in Connect Four, anywhere in a column drops a disc in it).
 
 Controls: click a square to move, **N** new game, **U** undo (back to your previous turn),
 **A** show or hide the AI's analysis, **P** pass, **Esc** or **Q** quit.
@@ -22,14 +25,22 @@ import math
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.envs.rendering import BoardRenderer
-from boardzoo.games import GameState
-from boardzoo.ui.players import GameSession, PlayerSpec, describe_search, move_name, result_text
+from boardzoo.games.state import BoardState
+from boardzoo.ui.players import (
+    GameSession,
+    PlayerSpec,
+    describe_search,
+    game_title,
+    move_name,
+    result_text,
+    why_illegal,
+)
 
 __all__ = ["GameWindow", "run_gui"]
 
@@ -73,7 +84,7 @@ class _AIJob:
     """One call of an agent's ``act()`` running in a background thread."""
 
     agent: Agent
-    state: GameState
+    state: BoardState
     generation: int
     started: float = field(default_factory=time.perf_counter)
     action: int | None = None
@@ -124,20 +135,18 @@ class GameWindow:
         self,
         game: str,
         players: Sequence[PlayerSpec],
-        board_size: int = 8,
+        options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         analysis: bool = False,
         screen_size: int = 560,
         fps: int = 30,
         watch_delay: float = 0.5,
     ) -> None:
-        self.session = GameSession.create(game, players, board_size=board_size, seed=seed)
+        self.session = GameSession.create(game, players, options=options, seed=seed)
         self.analysis = analysis
         self.fps = fps
         self.watch_delay = watch_delay
-        self.renderer = BoardRenderer(
-            "rgb_array", screen_size=screen_size, board_size=self.session.state.size
-        )
+        self.renderer = BoardRenderer("rgb_array", screen_size=screen_size, game=self.session.game)
         self.pg = _import_pygame()
         self.geometry = self.renderer.geometry
         width, board_height = self.renderer.window_size
@@ -174,8 +183,9 @@ class GameWindow:
             pg.font.init()
         screen = pg.display.set_mode(self.size)
         names, labels = self.session.names, self.session.labels
+        title = game_title(self.session.game)
         pg.display.set_caption(
-            f"boardzoo {self.session.game}: {names[0]} {labels[0]} vs {names[1]} {labels[1]}"
+            f"boardzoo {title}: {names[0]} {labels[0]} vs {names[1]} {labels[1]}"
         )
         return screen
 
@@ -194,7 +204,7 @@ class GameWindow:
 
     # --- the loop -------------------------------------------------------------------------------
 
-    def run(self, max_frames: int | None = None) -> GameState:
+    def run(self, max_frames: int | None = None) -> BoardState:
         """Play until the window is closed (or ``max_frames`` frames); returns the position."""
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
@@ -269,13 +279,16 @@ class GameWindow:
         self.say(f"Undone: back to move {self.session.ply + 1}")
 
     def click(self, pos: tuple[int, int]) -> None:
-        """A left click at pixel ``pos``: a move on a square, or the Pass button."""
+        """A left click at pixel ``pos``: the move ``game.square_action`` gives the square under
+        it, or the Pass button."""
         session = self.session
-        if self._pass_button_rect() is not None and self._pass_button_rect().collidepoint(pos):
+        button = self._pass_button_rect()
+        if button is not None and button.collidepoint(pos):
             self._try_pass()
             return
         square = self.renderer.square_at(pos)
-        if square is None:
+        action = None if square is None else session.game.square_action(*square)
+        if action is None:
             return
         if session.is_over():
             self.say("The game is over: N for a new game, U to undo", error=True)
@@ -284,23 +297,18 @@ class GameWindow:
             self.say(f"Please wait: {session.side()} is thinking", error=True)
             return
         state = session.state
-        action = square[0] * state.size + square[1]
-        name = move_name(state, action)
         if state.is_legal(action):
             self._play(action)
-        elif state.square_owner(*square) is not None:
-            self.say(f"Illegal move: {name} is taken", error=True)
-        elif state.legal_actions() == [getattr(state, "pass_action", -1)]:
+        elif state.must_pass():
             self.say("Illegal move: you have no legal move, press Pass", error=True)
         else:
-            self.say(f"Illegal move: {name} flips nothing; pick a dotted square", error=True)
+            self.say(f"Illegal move: {why_illegal(state, action)}", error=True)
 
     def _try_pass(self) -> None:
-        state = self.session.state
-        pass_action = getattr(state, "pass_action", None)
+        pass_action = self.session.game.pass_action
         if pass_action is None or not self.session.is_human_turn():
             return
-        if state.is_legal(pass_action):
+        if self.session.state.is_legal(pass_action):
             self._play(pass_action)
         else:
             self.say("You can only pass when you have no legal move", error=True)
@@ -380,21 +388,30 @@ class GameWindow:
         key = (self._generation, self.session.ply)
         if self._board_surface is None or self._board_key != key:
             array = self.renderer.render(self.session.state, self.session.last_action)
+            assert array is not None  # an rgb_array renderer returns the picture
             surface = self.pg.surfarray.make_surface(array.transpose(1, 0, 2))
             self._board_surface = surface.convert()
             self._board_key = key
         return self._board_surface
 
     def _hover(self) -> None:
-        """Outline the legal square under the mouse on a human's turn."""
+        """On a human's turn, outline the square that a click at the mouse would fill."""
         if not self.session.is_human_turn() or not self.pg.mouse.get_focused():
             return
-        square = self.renderer.square_at(self.pg.mouse.get_pos())
-        state = self.session.state
-        if square is None or not state.is_legal(square[0] * state.size + square[1]):
+        target = self.hover_square(self.pg.mouse.get_pos())
+        if target is None:
             return
-        rect = self.renderer.square_rect(*square).inflate(-4, -4)
+        rect = self.renderer.square_rect(*target).inflate(-4, -4)
         self.pg.draw.rect(self._screen, _HOVER, rect, max(2, self.geometry.cell // 28))
+
+    def hover_square(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """The square that a click at pixel ``pos`` would fill, ``None`` where it plays nothing."""
+        square = self.renderer.square_at(pos)
+        action = None if square is None else self.session.game.square_action(*square)
+        state = self.session.state
+        if action is None or not state.is_legal(action):
+            return None
+        return state.move_square(action)
 
     def _draw_analysis(self) -> None:
         """Visit share and win rate of each candidate of the AI's last search, on its square.
@@ -405,14 +422,17 @@ class GameWindow:
         info = self._analysis
         if info is None or info.ply != self.session.ply - 1:
             return
-        size = self.session.state.size
-        moves = [m for m in info.moves if m.action < size * size and m.visits > 0]
+        analysed = self.session.states[info.ply]  # the squares are those the moves filled there
+        tagged = [(m, analysed.move_square(m.action)) for m in info.moves if m.visits > 0]
         total = sum(m.visits for m in info.moves) or 1
-        most = max((m.visits for m in moves), default=1)
-        for move in moves:
-            self._analysis_tag(move, move.visits / total, move.visits / most)
+        most = max((m.visits for m, square in tagged if square is not None), default=1)
+        for move, square in tagged:
+            if square is not None:  # a pass has no square
+                self._analysis_tag(move, square, move.visits / total, move.visits / most)
 
-    def _analysis_tag(self, move: Any, share: float, relative: float) -> None:
+    def _analysis_tag(
+        self, move: Any, square: tuple[int, int], share: float, relative: float
+    ) -> None:
         """One candidate's tag: visit share (large), win rate (small) and a visits bar.
 
         The move played holds a piece now: its square is outlined and its figures go in a band
@@ -420,7 +440,6 @@ class GameWindow:
         """
         pg, cell = self.pg, self.geometry.cell
         state = self.session.state
-        square = divmod(move.action, state.size)
         rect = self.renderer.square_rect(*square)
         value = {"win": 1.0, "loss": 0.0, "draw": 0.5}.get(move.proven or "", move.mean_value)
         win_text = move.proven.upper() if move.proven else f"{move.mean_value:.0%}"
@@ -479,16 +498,16 @@ class GameWindow:
         result = result_text(state, session.names)
         keys = "N new game  ·  U undo  ·  Q quit"
         detail = keys if result == title else f"{result}  ·  {keys}"
-        height = max(70, geo.board_pixels // 4)
-        band = self.pg.Surface((geo.board_pixels, height), self.pg.SRCALPHA)
+        height = max(70, geo.board_height // 4)
+        band = self.pg.Surface((geo.board_width, height), self.pg.SRCALPHA)
         band.fill((16, 18, 22, 218))
-        centre_y = geo.top + geo.board_pixels // 2
-        rect = band.get_rect(center=(geo.left + geo.board_pixels // 2, centre_y))
+        centre_y = geo.top + geo.board_height // 2
+        rect = band.get_rect(center=(geo.left + geo.board_width // 2, centre_y))
         self._screen.blit(band, rect)
         self.pg.draw.line(self._screen, _ACCENT, rect.topleft, rect.topright, 2)
         self.pg.draw.line(self._screen, _ACCENT, rect.bottomleft, rect.bottomright, 2)
         big = self._render(self._font(height * 11 // 20), title, _ACCENT)
-        small = self._fit(detail, geo.board_pixels - 16, max(14, height // 4), _TEXT)
+        small = self._fit(detail, geo.board_width - 16, max(14, height // 4), _TEXT)
         gap = (height - big.get_height() - small.get_height()) // 3
         self._screen.blit(big, big.get_rect(midtop=(rect.centerx, rect.top + gap)))
         self._screen.blit(small, small.get_rect(midbottom=(rect.centerx, rect.bottom - gap)))
@@ -538,10 +557,10 @@ class GameWindow:
         if session.is_human_turn():
             you = "Your move" if sum(p is None for p in session.players) == 1 else "To move"
             prompt = f"{you} ({session.side()})"
-            if getattr(state, "must_pass", lambda: False)():
+            if state.must_pass():
                 return f"{prompt}: no legal move, press Pass", _ACCENT
             last = self._last_agent_move()
-            return (f"{last}  ·  {prompt}" if last else f"{prompt}: click a square"), _TEXT
+            return (f"{last}  ·  {prompt}" if last else f"{prompt}: click to play"), _TEXT
         return f"{session.describe_player(session.mover)} to move", _TEXT
 
     def _last_agent_move(self) -> str:
@@ -562,11 +581,10 @@ class GameWindow:
 
     def _pass_button_rect(self) -> Any:
         """Where the Pass button is, or ``None`` when passing is not the human's only move."""
-        state = self.session.state
-        pass_action = getattr(state, "pass_action", None)
+        pass_action = self.session.game.pass_action
         if pass_action is None or not self.session.is_human_turn():
             return None
-        if not state.is_legal(pass_action):
+        if not self.session.state.is_legal(pass_action):
             return None
         height = self.panel_height * 9 // 20
         rect = self.pg.Rect(0, 0, max(80, height * 3), height)
@@ -624,21 +642,21 @@ class GameWindow:
 
 def run_gui(
     game: str,
-    players: tuple[str | Agent, str | Agent],
-    board_size: int = 8,
+    players: Sequence[PlayerSpec],
+    options: Mapping[str, Any] | None = None,
     seed: int | None = None,
     analysis: bool = False,
     screen_size: int = 560,
     max_frames: int | None = None,
     watch_delay: float = 0.5,
-) -> GameState:
+) -> BoardState:
     """Play ``game`` in a window until it is closed; returns the last position.
 
     Args:
-        game: ``"reversi"`` or ``"tictactoe"``.
+        game: a catalog game, such as ``"reversi"``, ``"tictactoe"`` or ``"connect_four"``.
         players: first to move first: ``"human"``, an agent spec (``"mcts:time_limit=1"``) or an
             :class:`~boardzoo.agents.Agent`.
-        board_size: Reversi's board (4, 6 or 8).
+        options: the game's options, such as ``{"board_size": 6}`` (the others at defaults).
         seed: seeds the agents built from specs (the second gets ``seed + 1``).
         analysis: start with the AI's analysis shown (key A toggles it).
         screen_size: width of the window in pixels.
@@ -648,7 +666,7 @@ def run_gui(
     window = GameWindow(
         game,
         players,
-        board_size=board_size,
+        options=options,
         seed=seed,
         analysis=analysis,
         screen_size=screen_size,

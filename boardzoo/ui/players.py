@@ -7,35 +7,45 @@ every position of the game, so moves can be taken back, and knows whose turn it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import make_agent
-from boardzoo.games import GameState, IllegalMoveError, action_name
-from boardzoo.games.catalog import check_game, initial_state
+from boardzoo.games import IllegalMoveError
+from boardzoo.games.catalog import get_game, make_game
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
 
 __all__ = [
     "HUMAN",
     "GameSession",
     "PlayerSpec",
     "describe_search",
+    "game_title",
     "make_players",
     "move_name",
     "parse_move",
     "player_label",
     "result_text",
     "side_names",
+    "why_illegal",
 ]
 
 HUMAN = "human"
 PlayerSpec = str | Agent
-_FILES = "abcdefgh"
 
 
-def side_names(game: str) -> tuple[str, str]:
-    """The names of player 0 and player 1: ``("Black", "White")`` or ``("X", "O")``."""
-    return ("Black", "White") if check_game(game) == "reversi" else ("X", "O")
+def side_names(game: str | Game) -> tuple[str, str]:
+    """The sides of player 0 and player 1 for display: ``("Black", "White")``, ``("X", "O")``."""
+    spec = get_game(game) if isinstance(game, str) else game.spec
+    first, second = spec.sides
+    return first.capitalize(), second.capitalize()
+
+
+def game_title(game: Game) -> str:
+    """The game and its options for people: ``"Reversi 6x6"``, ``"Connect Four"``."""
+    return game.spec.title + game.label[len(game.name) :]
 
 
 def _is_human(player: object) -> bool:
@@ -77,53 +87,48 @@ def player_label(player: PlayerSpec) -> str:
     return getattr(player, "name", type(player).__name__)
 
 
-def move_name(state: GameState, action: int) -> str:
-    """``"d3"`` or ``"pass"`` in Reversi, ``"4 (b2)"`` in TicTacToe."""
-    size = state.size  # type: ignore[attr-defined]
-    if hasattr(state, "disc_counts"):
-        return action_name(action, size)
-    row, col = divmod(action, size)
-    return f"{action} ({_FILES[col]}{row + 1})"
+def move_name(state: BoardState, action: int) -> str:
+    """The name of ``action`` in ``state``'s game: ``"d3"``, ``"pass"``, ``"b2"``, ``"g"``."""
+    return state.game.action_name(action)
 
 
-def parse_move(state: GameState, text: str) -> int:
-    """Read a move typed by a person; ``ValueError`` with a hint when it names no square.
+def parse_move(state: BoardState, text: str) -> int:
+    """Read a move typed by a person: its name (``d3``, ``pass``, ``b2``; any case) or number.
 
-    Reversi: a square such as ``d3`` or ``pass``. TicTacToe: an action number ``0``-``8`` or a
-    square ``a1``-``c3`` (file a-c across, rank 1-3 down). Legality is not checked here.
+    A ``ValueError`` says which names are allowed. Legality is not checked here.
     """
-    size = state.size  # type: ignore[attr-defined]
-    cleaned = text.strip().lower()
-    reversi = hasattr(state, "disc_counts")
-    last = f"{_FILES[size - 1]}{size}"
-    if reversi:
-        hint = f"type a square a1..{last} (such as d3) or 'pass'"
-    else:
-        hint = f"type a square number 0-{size * size - 1} or a square a1..{last}"
-    if not reversi and cleaned.isdigit():
-        if int(cleaned) < size * size:
-            return int(cleaned)
-        raise ValueError(f"unknown square {text.strip()!r}: {hint}")
-    if cleaned == "pass" and not reversi:
-        raise ValueError(f"there is no pass in TicTacToe: {hint}")
-    files = _FILES[:size]
-    if cleaned == "pass":
-        return size * size
-    if len(cleaned) >= 2 and cleaned[0] in files and cleaned[1:].isdigit():
-        row = int(cleaned[1:]) - 1
-        if 0 <= row < size:
-            return row * size + files.index(cleaned[0])
-    raise ValueError(f"unknown square {text.strip()!r}: {hint}")
+    return state.game.parse_action(text)
 
 
-def result_text(state: GameState, names: tuple[str, str]) -> str:
-    """``"Black wins 40-24"``, ``"X wins"``, ``"Draw"`` (Reversi adds the disc counts)."""
+def why_illegal(state: BoardState, action: int) -> str:
+    """Why the human to move may not play ``action`` here, for messages (no final stop).
+
+    ``"you have no legal move and must pass"``, ``"b2 is taken"``, ``"column g is full"``...
+    """
+    game = state.game
+    if state.is_terminal():
+        return "the game is over"
+    if state.must_pass():
+        return "you have no legal move and must pass"
+    if action == game.pass_action:
+        return "you cannot pass while you have a legal move"
+    name = game.action_name(action)
+    try:
+        square = state.move_square(action)
+    except ValueError as error:  # the move has no square to fill: the game says why
+        return str(error)
+    if square is not None and state.square_owner(*square) is not None:
+        return f"{name} is taken"
+    return f"{name} is not a legal move here"
+
+
+def result_text(state: BoardState, names: tuple[str, str]) -> str:
+    """``"Black wins 40-24"``, ``"X wins"``, ``"Draw"`` (with the piece counts where they count)."""
     winner = state.winner
     text = "Draw" if winner is None else f"{names[winner]} wins"
-    counts = getattr(state, "disc_counts", None)
-    if counts is not None:
-        black, white = counts()
-        text += f" {black}-{white}" if winner != 1 else f" {white}-{black}"
+    if state.game.spec.show_counts:
+        first, second = state.disc_counts()
+        text += f" {first}-{second}" if winner != 1 else f" {second}-{first}"
     return text
 
 
@@ -152,41 +157,48 @@ class GameSession:
 
     def __init__(
         self,
-        game: str,
+        game: Game,
         players: tuple[Agent | None, Agent | None],
         labels: tuple[str, str] | None = None,
-        board_size: int = 8,
     ) -> None:
-        self.game = check_game(game)
-        self.board_size = board_size
+        self.game = game
         self.players = players
         self.labels = labels or tuple(  # type: ignore[assignment]
             "You" if p is None else player_label(p) for p in players
         )
         self.names = side_names(game)
-        self.states: list[GameState] = [initial_state(game, board_size)]
+        self.states: list[BoardState] = [game.initial_state()]
         self.actions: list[int] = []
 
     @classmethod
     def create(
         cls,
-        game: str,
+        game: str | Game,
         players: Sequence[PlayerSpec],
-        board_size: int = 8,
+        options: Mapping[str, Any] | None = None,
         seed: int | None = None,
     ) -> GameSession:
-        """A new game between two players given as ``"human"``, specs or agents."""
-        check_game(game)
+        """A new game between two players given as ``"human"``, specs or agents.
+
+        ``game`` is a catalog name with its ``options`` (``{"board_size": 6}``; each checked,
+        the others at their defaults) or a :class:`~boardzoo.games.spec.Game` (then no options).
+        """
+        if isinstance(game, str):
+            chosen = make_game(game, **(options or {}))
+        elif options:
+            raise ValueError(f"options are chosen by the game {game!r} already, got {options!r}")
+        else:
+            chosen = game
         agents = make_players(players, seed)
         labels = (player_label(players[0]), player_label(players[1]))
         if agents == (None, None):
             labels = ("Human", "Human")
-        return cls(game, agents, labels, board_size)
+        return cls(chosen, agents, labels)
 
     # --- where the game stands ---------------------------------------------------------------
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> BoardState:
         """The current position."""
         return self.states[-1]
 
@@ -211,7 +223,7 @@ class GameSession:
     def has_human(self) -> bool:
         return any(p is None for p in self.players)
 
-    def is_human_turn(self, state: GameState | None = None) -> bool:
+    def is_human_turn(self, state: BoardState | None = None) -> bool:
         """Whether a human is to move in ``state`` (default: now) and the game goes on."""
         state = self.state if state is None else state
         return not state.is_terminal() and self.players[state.current_player] is None
@@ -223,7 +235,7 @@ class GameSession:
         return self.players[self.state.current_player]
 
     def side(self, player: int | None = None) -> str:
-        """``"Black"`` or ``"White (mcts)"``-style name of ``player`` (default: the mover)."""
+        """The side of ``player`` (default: the mover) for display: ``"Black"``, ``"Red"``."""
         player = self.mover if player is None else player
         return self.names[player]
 
@@ -233,7 +245,7 @@ class GameSession:
 
     # --- changing it --------------------------------------------------------------------------
 
-    def play(self, action: int) -> GameState:
+    def play(self, action: int) -> BoardState:
         """Play ``action`` for the side to move; ``IllegalMoveError`` if it is not legal."""
         state = self.state
         if not state.is_legal(int(action)):
@@ -270,8 +282,8 @@ class GameSession:
                 player.reset()
 
 
-def _move_label(state: GameState, action: Any) -> str:
-    """The name of ``action`` if it is a square of the board, else ``""`` (for messages)."""
+def _move_label(state: BoardState, action: Any) -> str:
+    """The name of ``action`` if it is one of the game's actions, else ``""`` (for messages)."""
     try:
         return move_name(state, int(action))
     except (TypeError, ValueError, IndexError):

@@ -1,12 +1,13 @@
-"""Replay recorded games in a window or a terminal, or write them as animated GIFs.
+"""Replay recorded games of any catalog game in a window or a terminal, or write them as GIFs.
 
 A record is one game as the arena writes it (a JSON object). Only these fields are read:
-``"game"`` (``"reversi"`` or ``"tictactoe"``), ``"moves"`` (the actions in order, as ints; squares
-such as ``"d3"`` or ``"pass"`` are read too), and the optional ``"board_size"`` (Reversi, default
-8), ``"agents"`` (the two players' specs) with ``"first"`` (which of them moved first, default
-0), and ``"reason"`` (why the game stopped, shown when it stopped before the end). Every move is
-checked against the rules: a move that is not legal raises :class:`ReplayError` naming its
-number.
+``"game"`` (a catalog name: ``"reversi"``, ``"tictactoe"``, ``"connect_four"``...), ``"moves"``
+(the actions in order, as ints; names such as ``"d3"`` or ``"pass"`` are read too), the optional
+``"options"`` (the game's options, such as ``{"board_size": 6}``; older records have
+``"board_size"`` instead; missing ones take their defaults), ``"agents"`` (the two players'
+specs) with ``"first"`` (which of them moved first, default 0), and ``"reason"`` (why the game
+stopped, shown when it stopped before the end). Every move is checked against the rules: a move
+that is not legal raises :class:`ReplayError` naming its number.
 
     replay_game(record, ui="text", delay=0)
     write_gif(record, "game.gif")
@@ -23,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.arena.records import record_game
 from boardzoo.envs.rendering import BoardRenderer, ansi_board
-from boardzoo.games import GameState
-from boardzoo.games.catalog import check_game, initial_state
-from boardzoo.ui.players import move_name, parse_move, result_text, side_names
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+from boardzoo.ui.players import game_title, move_name, parse_move, result_text, side_names
 
 __all__ = [
     "RecordedGame",
@@ -48,18 +50,17 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class RecordedGame:
-    """A checked record: every position from the start, and the moves between them."""
+    """A checked record: the game, every position from the start, and the moves between them."""
 
-    game: str
-    board_size: int
-    states: tuple[GameState, ...]  # len(actions) + 1 positions
+    game: Game
+    states: tuple[BoardState, ...]  # len(actions) + 1 positions
     actions: tuple[int, ...]
     agents: tuple[str, str] | None  # first to move first
     reason: str | None = None  # why the game stopped, from the record
 
     @property
     def names(self) -> tuple[str, str]:
-        """``("Black", "White")`` or ``("X", "O")``."""
+        """The sides for display: ``("Black", "White")``, ``("X", "O")``, ``("Red", "Yellow")``."""
         return side_names(self.game)
 
     def player(self, index: int) -> str:
@@ -74,17 +75,6 @@ class RecordedGame:
         before = self.states[ply - 1]
         name = move_name(before, self.actions[ply - 1])
         return f"Move {ply}/{len(self.actions)}: {self.player(before.current_player)} plays {name}"
-
-
-def _board_size(record: Mapping[str, Any], game: str) -> int:
-    if game != "reversi":
-        return 3
-    size = record.get("board_size", 8)
-    if size is None:
-        return 8
-    if isinstance(size, bool) or not isinstance(size, int):
-        raise ReplayError(f"record: board_size must be an int, got {size!r}")
-    return size
 
 
 def _agents(record: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -107,18 +97,18 @@ def parse_record(record: Mapping[str, Any]) -> RecordedGame:
     if not isinstance(record, Mapping):
         raise ReplayError(f"a game record is a JSON object, got {type(record).__name__}")
     if "game" not in record:
-        raise ReplayError("record has no 'game' field (reversi or tictactoe)")
+        raise ReplayError("record has no 'game' field (the name of a game of the catalog)")
+    if not isinstance(record["game"], str):
+        raise ReplayError(f"record: 'game' must be a game's name, got {record['game']!r}")
     try:
-        game = check_game(record["game"])
-        state = initial_state(game, _board_size(record, game))
-    except ReplayError:
-        raise
+        game = record_game(record)
     except ValueError as error:
         raise ReplayError(f"record: {error}") from None
     moves = record.get("moves")
     if not isinstance(moves, Sequence) or isinstance(moves, str):
         raise ReplayError(f"record: 'moves' must be a list of actions, got {moves!r}")
-    states: list[GameState] = [state]
+    state = game.initial_state()
+    states: list[BoardState] = [state]
     actions: list[int] = []
     for number, move in enumerate(moves, start=1):
         action = _read_move(state, move, number)
@@ -130,7 +120,6 @@ def parse_record(record: Mapping[str, Any]) -> RecordedGame:
     reason = record.get("reason")
     return RecordedGame(
         game,
-        state.size,
         tuple(states),
         tuple(actions),
         _agents(record),
@@ -138,7 +127,7 @@ def parse_record(record: Mapping[str, Any]) -> RecordedGame:
     )
 
 
-def _read_move(state: GameState, move: object, number: int) -> int:
+def _read_move(state: BoardState, move: object, number: int) -> int:
     if isinstance(move, str):
         try:
             return parse_move(state, move)
@@ -149,19 +138,16 @@ def _read_move(state: GameState, move: object, number: int) -> int:
     return int(move)
 
 
-def _illegal(state: GameState, action: int, move: object, number: int) -> str:
+def _illegal(state: BoardState, action: int, move: object, number: int) -> str:
     if state.is_terminal():
         return f"record: move {number} ({move!r}) comes after the end of the game"
     try:
         name = move_name(state, action)
-    except (ValueError, IndexError):
+    except ValueError:
         name = repr(move)
-    side = side_names("reversi" if hasattr(state, "disc_counts") else "tictactoe")
+    side = side_names(state.game)[state.current_player]
     legal = ", ".join(move_name(state, a) for a in state.legal_actions())
-    return (
-        f"record: move {number} ({name}) is illegal for {side[state.current_player]}; "
-        f"the legal moves were {legal}"
-    )
+    return f"record: move {number} ({name}) is illegal for {side}; the legal moves were {legal}"
 
 
 # --- pictures ---------------------------------------------------------------------------------
@@ -179,9 +165,7 @@ class _Framer:
 
     def __init__(self, game: RecordedGame, screen_size: int) -> None:
         self.game = game
-        self.renderer = BoardRenderer(
-            "rgb_array", screen_size=screen_size, board_size=game.board_size
-        )
+        self.renderer = BoardRenderer("rgb_array", screen_size=screen_size, game=game.game)
         self.pg = _pygame()
         width, height = self.renderer.window_size
         self.strip = max(22, screen_size // 14)
@@ -201,6 +185,7 @@ class _Framer:
         pg, game = self.pg, self.game
         last = game.actions[ply - 1] if ply else None
         array = self.renderer.render(game.states[ply], last)
+        assert array is not None  # an rgb_array renderer returns the picture
         target.blit(pg.surfarray.make_surface(array.transpose(1, 0, 2)), (0, 0))
         top = self.renderer.window_size[1]
         width = self.size[0]
@@ -267,10 +252,9 @@ def write_gif(
 # --- replaying ----------------------------------------------------------------------------------
 
 
-def _replay_text(game: RecordedGame, delay: float, output: Callable[[str], object]) -> GameState:
-    size = f" {game.board_size}x{game.board_size}" if game.game == "reversi" else ""
+def _replay_text(game: RecordedGame, delay: float, output: Callable[[str], object]) -> BoardState:
     players = ", ".join(game.player(p) for p in (0, 1))
-    output(f"Replay of {game.game}{size}: {players}; {len(game.actions)} moves.")
+    output(f"Replay of {game.game.label}: {players}; {len(game.actions)} moves.")
     for ply, state in enumerate(game.states):
         if ply and delay > 0:
             time.sleep(delay)
@@ -309,7 +293,7 @@ class ReplayWindow:
         if self._owns_display:
             self.pg.display.init()
         self.screen = self.pg.display.set_mode(self.framer.size)
-        self.pg.display.set_caption(f"boardzoo replay: {game.game}")
+        self.pg.display.set_caption(f"boardzoo replay: {game_title(game.game)}")
         self._clock = self.pg.time.Clock()
         self._drawn: int | None = None
 
@@ -356,7 +340,7 @@ class ReplayWindow:
         self.ply = ply
         self._shown_at = time.perf_counter()
 
-    def run(self, max_frames: int | None = None) -> GameState:
+    def run(self, max_frames: int | None = None) -> BoardState:
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
                 self.step()
@@ -379,7 +363,7 @@ def replay_game(
     screen_size: int = 512,
     hold: bool = True,
     max_frames: int | None = None,
-) -> GameState:
+) -> BoardState:
     """Show a recorded game move by move; returns the last position shown.
 
     Args:

@@ -1,26 +1,31 @@
-"""Play against the AI in a terminal.
+"""Play against the AI in a terminal, any game of the catalog.
 
-    run_text_ui("reversi", ("human", "mcts:time_limit=1"))
+    run_text_ui("reversi", ("human", "mcts:time_limit=1"), options={"board_size": 6})
+    run_text_ui("connect_four", ("human", "alphabeta"))
 
 The board is printed with coordinates (:func:`~boardzoo.envs.rendering.ansi_board`). Type a
-square such as ``d3`` or ``pass`` in Reversi, a number 0-8 or a square such as ``b2`` in
-TicTacToe, or a command: ``help``, ``moves``, ``undo``, ``board``, ``quit``. Reading and writing
-go through ``input_fn`` and ``output``, so scripts and tests can play too.
+move by its name (``d3`` or ``pass`` in Reversi, ``b2`` in TicTacToe, a column ``a``-``g`` in
+Connect Four; the prompt lists the legal ones) or its number, or a command: ``help``, ``moves``,
+``undo``, ``board``, ``quit``. Reading and writing go through ``input_fn`` and ``output``, so
+scripts and tests can play too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from boardzoo.envs.rendering import ansi_board
-from boardzoo.games import GameState
+from boardzoo.games.state import BoardState
 from boardzoo.ui.players import (
     GameSession,
     PlayerSpec,
     describe_search,
+    game_title,
     move_name,
     parse_move,
     result_text,
+    why_illegal,
 )
 
 __all__ = ["TextGame", "run_text_ui"]
@@ -44,16 +49,11 @@ class TextGame:
 
     # --- the loop -------------------------------------------------------------------------------
 
-    def run(self) -> GameState:
+    def run(self) -> BoardState:
         """Play until the game ends or a human quits; returns the last position."""
         session = self.session
-        if session.game == "reversi":  # the board shows Black's discs as X, White's as O
-            players = ", ".join(
-                f"{session.names[p]} = {'XO'[p]} ({session.labels[p]})" for p in (0, 1)
-            )
-        else:
-            players = ", ".join(session.describe_player(p) for p in (0, 1))
-        self.output(f"{self._title()}: {players}. Type 'help' for the commands.")
+        players = ", ".join(self._player_intro(p) for p in (0, 1))
+        self.output(f"{game_title(session.game)}: {players}. Type 'help' for the commands.")
         self.show_board()
         while not session.is_over():
             agent = session.agent_to_move()
@@ -61,7 +61,7 @@ class TextGame:
                 self._agent_move(agent)
                 continue
             try:
-                line = self.input_fn(f"{session.side()} to move> ")
+                line = self.input_fn(self._prompt())
             except (EOFError, KeyboardInterrupt):
                 line = "quit"
             if not self.handle(line):
@@ -104,7 +104,8 @@ class TextGame:
             self.output(f"{message[:1].upper()}{message[1:]}. Type 'help' for the commands.")
             return
         if not state.is_legal(action):
-            self.output(f"{self._why_illegal(state, action)} Legal moves: {self._legal_list()}.")
+            why = why_illegal(state, action)
+            self.output(f"Illegal move: {why}. Legal moves: {self._legal_list()}.")
             return
         session.play(action)
         self.output(f"{session.side(state.current_player)} plays {move_name(state, action)}.")
@@ -127,39 +128,31 @@ class TextGame:
         """Print the current position with coordinates."""
         self.output(ansi_board(self.session.state, self.session.last_action))
 
-    def _title(self) -> str:
+    def _player_intro(self, player: int) -> str:
+        """``"Black = X (You)"``: the side, its symbol where that differs, and who plays it."""
         session = self.session
-        if session.game == "reversi":
-            size = session.state.size
-            return f"Reversi {size}x{size}"
-        return "TicTacToe"
+        name, symbol = session.names[player], session.game.spec.symbols[player]
+        shown = name if symbol.lower() == name.lower() else f"{name} = {symbol}"
+        return f"{shown} ({session.labels[player]})"
+
+    def _prompt(self) -> str:
+        """``"Black to move [d3, c4, f5, e6]> "``: the side to move and the moves it may type."""
+        return f"{self.session.side()} to move [{self._legal_list()}]> "
 
     def _legal_list(self) -> str:
         state = self.session.state
         return ", ".join(move_name(state, a) for a in state.legal_actions())
 
-    def _why_illegal(self, state: GameState, action: int) -> str:
-        name = move_name(state, action)
-        pass_action = getattr(state, "pass_action", None)
-        if action == pass_action:
-            return "You cannot pass while you have a legal move."
-        row, col = divmod(action, state.size)  # type: ignore[attr-defined]
-        if state.square_owner(row, col) is not None:  # type: ignore[attr-defined]
-            return f"Illegal move: {name} is taken."
-        if pass_action is not None and state.legal_actions() == [pass_action]:
-            return f"Illegal move: {name}; you have no legal move and must pass."
-        return f"Illegal move: {name} flips no disc."
-
     def _help(self) -> str:
-        if self.session.game == "reversi":
-            size = self.session.state.size
-            last = f"{'abcdefgh'[size - 1]}{size}"
-            moves = (
-                f"Type a square a1..{last} (file letter, then rank number; such as d3) to place "
-                "a disc, or 'pass' when you have no legal move (* marks the legal squares)."
-            )
-        else:
-            moves = "Type a square number 0-8 (shown beside the board) or a square a1..c3."
+        game = self.session.game
+        names = game.action_names
+        squares = [a for a in range(game.num_actions) if a != game.pass_action]
+        first, last = names[squares[0]], names[squares[-1]]
+        passing = "" if game.pass_action is None else f" or {names[game.pass_action]!r}"
+        moves = (
+            f"Type a move by its name, {first}..{last}{passing}, or by its number "
+            f"0..{game.num_actions - 1}; the prompt lists the legal moves."
+        )
         return "\n".join(
             [
                 moves,
@@ -172,21 +165,21 @@ class TextGame:
 def run_text_ui(
     game: str,
     players: Sequence[PlayerSpec],
-    board_size: int = 8,
+    options: Mapping[str, Any] | None = None,
     seed: int | None = None,
     input_fn: Callable[[str], str] = input,
     output: Callable[[str], object] = print,
-) -> GameState:
+) -> BoardState:
     """Play ``game`` in the terminal; returns the last position (the end, or where you quit).
 
     Args:
-        game: ``"reversi"`` or ``"tictactoe"``.
+        game: a catalog game, such as ``"reversi"``, ``"tictactoe"`` or ``"connect_four"``.
         players: first to move first: ``"human"``, an agent spec or an
             :class:`~boardzoo.agents.Agent`.
-        board_size: Reversi's board (4, 6 or 8).
+        options: the game's options, such as ``{"board_size": 6}`` (the others at defaults).
         seed: seeds the agents built from specs (the second gets ``seed + 1``).
         input_fn: reads a line, given the prompt (end of input quits).
         output: writes a message or a board.
     """
-    session = GameSession.create(game, players, board_size=board_size, seed=seed)
+    session = GameSession.create(game, players, options=options, seed=seed)
     return TextGame(session, input_fn, output).run()
