@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import pickle
 import warnings
 from functools import partial
 
+import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
@@ -14,16 +16,21 @@ from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers as pz_wrappers
 
 import boardzoo
-from boardzoo.envs import reversi_v0, tictactoe_v0, wrap_classic
+from boardzoo.envs import connect_four_v0, make_env, reversi_v0, tictactoe_v0, wrap_classic
+from boardzoo.envs.board_env import BoardGameEnv
 from boardzoo.games import IllegalMoveError, ReversiState, TicTacToeState
+from boardzoo.games.catalog import GAME_NAMES, get_game, make_game
 
+ENV_MODULES = (reversi_v0, tictactoe_v0, connect_four_v0)
 ENV_FACTORIES = {
     "reversi-4": partial(reversi_v0.env, board_size=4),
     "reversi-6": partial(reversi_v0.env, board_size=6),
     "reversi-8": reversi_v0.env,
     "tictactoe": tictactoe_v0.env,
+    "connect_four": connect_four_v0.env,
     "registry-reversi": partial(pettingzoo.make, "aec", "boardzoo/reversi-v0", board_size=6),
     "registry-tictactoe": partial(pettingzoo.make, "aec", "boardzoo/tictactoe-v0"),
+    "registry-connect_four": partial(pettingzoo.make, "aec", "boardzoo/connect-four-v0"),
 }
 
 
@@ -56,14 +63,18 @@ def test_pettingzoo_seed_test(name):
 @pytest.mark.parametrize("name", ["reversi-8", "tictactoe", "registry-reversi"])
 def test_pettingzoo_render_test(name, monkeypatch):
     # "human" mode waits 1 / render_fps seconds per frame; the dummy display needs no pacing.
-    for module in (reversi_v0, tictactoe_v0):
+    for module in ENV_MODULES:
         monkeypatch.setitem(module.raw_env.metadata, "render_fps", 1000)
     render_test(ENV_FACTORIES[name])
 
 
 def test_fast_wrappers_behave_like_pettingzoos():
     """Our wrapper stack and PettingZoo's own give the same results, illegal moves included."""
-    for make_raw in (partial(reversi_v0.raw_env, board_size=4), tictactoe_v0.raw_env):
+    for make_raw in (
+        partial(reversi_v0.raw_env, board_size=4),
+        tictactoe_v0.raw_env,
+        connect_four_v0.raw_env,
+    ):
         ours = wrap_classic(make_raw())
         theirs = pz_wrappers.OrderEnforcingWrapper(
             pz_wrappers.AssertOutOfBoundsWrapper(
@@ -98,9 +109,22 @@ def test_fast_wrappers_behave_like_pettingzoos():
 
 
 def test_registry_ids_and_metadata():
-    assert {"boardzoo/reversi-v0", "boardzoo/tictactoe-v0"} <= set(pettingzoo.aec_registry)
+    assert {
+        "boardzoo/reversi-v0",
+        "boardzoo/tictactoe-v0",
+        "boardzoo/connect-four-v0",
+    } <= set(pettingzoo.aec_registry)
+    assert {
+        "boardzoo/Reversi-v0",
+        "boardzoo/TicTacToe-v0",
+        "boardzoo/ConnectFour-v0",
+    } <= set(gymnasium.registry)
     boardzoo.envs.register_envs()  # registering twice is harmless
-    for module, name in ((reversi_v0, "reversi_v0"), (tictactoe_v0, "tictactoe_v0")):
+    for module, name in (
+        (reversi_v0, "reversi_v0"),
+        (tictactoe_v0, "tictactoe_v0"),
+        (connect_four_v0, "connect_four_v0"),
+    ):
         metadata = module.raw_env.metadata
         assert metadata["name"] == name
         assert metadata["render_modes"] == ["human", "rgb_array", "ansi"]
@@ -109,6 +133,58 @@ def test_registry_ids_and_metadata():
     env = pettingzoo.make("aec", "boardzoo/reversi-v0", board_size=4)
     assert env.unwrapped.board_size == 4
     assert env.action_space("black_0").n == 17
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_catalog_game_is_registered_with_its_module(name):
+    spec = get_game(name)
+    assert pettingzoo.aec_registry[spec.aec_id].entry_point == f"{spec.env_module}:env"
+    module = importlib.import_module(spec.env_module)
+    assert module.raw_env.metadata["name"] == spec.env_module.rpartition(".")[2]
+    assert gymnasium.registry[spec.gym_id].kwargs == {"game": name}
+    env = pettingzoo.make("aec", spec.aec_id)
+    assert env.unwrapped.game is spec.make()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_spaces_and_agents_come_from_the_game(name):
+    game = make_game(name)
+    env = make_env(name)
+    env.reset(seed=0)
+    assert isinstance(env.unwrapped, BoardGameEnv)
+    assert env.agents == list(game.spec.agents)
+    assert env.agent_selection == game.spec.agents[0]
+    for player, agent in enumerate(env.agents):
+        space = env.observation_space(agent)
+        assert space["observation"].shape == (game.rows, game.cols, 2)
+        assert space["observation"].dtype == np.int8
+        assert space["action_mask"].shape == (game.num_actions,)
+        assert env.action_space(agent).n == game.num_actions
+        observation = env.observe(agent)
+        assert space.contains(observation)
+        np.testing.assert_array_equal(
+            observation["observation"], game.initial_state().planes(player)
+        )
+        expected_mask = game.initial_state().legal_action_mask() if player == 0 else 0
+        np.testing.assert_array_equal(observation["action_mask"], expected_mask)
+
+
+def test_make_env_takes_the_games_options_and_names_bad_ones():
+    env = make_env("reversi", board_size=6, render_mode="ansi")
+    assert env.unwrapped.game is make_game("reversi", board_size=6)
+    assert env.unwrapped.render_mode == "ansi"
+    assert make_env("connect_four").unwrapped.game is make_game("connect_four")
+    with pytest.raises(ValueError, match="connect_four has no option 'board_size'; its options: "):
+        make_env("connect_four", board_size=6)
+    with pytest.raises(ValueError, match="board_size must be one of \\[4, 6, 8\\], got 5"):
+        make_env("reversi", board_size=5)
+    with pytest.raises(ValueError, match="unknown game 'chess'; games: reversi"):
+        make_env("chess")
+
+
+def test_base_env_refuses_anything_but_a_game():
+    with pytest.raises(TypeError, match="game must be a Game"):
+        BoardGameEnv("reversi")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("size", "num_actions"), [(4, 17), (6, 37), (8, 65)])
@@ -217,7 +293,7 @@ def test_wrapped_env_rejects_out_of_range_actions():
         env.step(-1)
 
 
-@pytest.mark.parametrize("factory", [reversi_v0.env, tictactoe_v0.env])
+@pytest.mark.parametrize("factory", [reversi_v0.env, tictactoe_v0.env, connect_four_v0.env])
 def test_deepcopy_and_pickle_keep_the_game(factory):
     env = factory()
     env.reset(seed=3)
@@ -226,6 +302,7 @@ def test_deepcopy_and_pickle_keep_the_game(factory):
     selection = env.agent_selection
     for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
         assert clone.unwrapped.get_state() == state
+        assert clone.unwrapped.game is env.unwrapped.game  # the one Game object, not a copy
         assert clone.agent_selection == selection
         np.testing.assert_array_equal(clone.last()[0]["action_mask"], env.last()[0]["action_mask"])
         # The clone plays on independently of the original.
@@ -260,10 +337,13 @@ def test_get_state_set_state_round_trip_and_replay():
 
 def test_set_state_rejects_other_games_and_sizes():
     env = reversi_v0.raw_env(board_size=8)
-    with pytest.raises(TypeError, match="ReversiState of size 8"):
+    with pytest.raises(TypeError, match="position of reversi 8x8, got one of reversi 6x6"):
         env.set_state(ReversiState.initial(6))
-    with pytest.raises(TypeError, match="ReversiState"):
+    with pytest.raises(TypeError, match="position of reversi 8x8, got one of tictactoe"):
         env.set_state(TicTacToeState())
+    with pytest.raises(TypeError, match="position of reversi 8x8, got one of no catalog game"):
+        env.set_state("X.O")  # type: ignore[arg-type]
+    assert env.get_state() == ReversiState.initial(8)  # unchanged
 
 
 def test_bad_arguments_are_named():

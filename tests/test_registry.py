@@ -14,6 +14,7 @@ from boardzoo.agents import (
     parse_spec,
 )
 from boardzoo.games import ReversiState
+from boardzoo.games.catalog import GAME_NAMES, initial_state
 
 
 def test_specs_build_configured_agents():
@@ -35,6 +36,17 @@ def test_same_spec_and_seed_play_the_same():
     state = ReversiState.initial(6)
     first = make_agent("mcts:simulations=200", seed=5).act(state)
     assert first == make_agent("mcts:simulations=200", seed=5).act(state)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=2", "mcts:simulations=50"])
+def test_every_spec_plays_every_game_legally_and_reproducibly(game, spec):
+    state = initial_state(game)
+    for _ in range(3):  # a few plies in, so the position is no start position
+        action = make_agent(spec, seed=1).act(state)
+        assert state.is_legal(action)
+        assert action == make_agent(spec, seed=1).act(state)
+        state = state.apply(action)
 
 
 @pytest.mark.parametrize(

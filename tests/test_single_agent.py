@@ -14,11 +14,16 @@ from gymnasium.utils.env_checker import check_env
 import boardzoo  # noqa: F401 (registers the ids)
 from boardzoo.agents import RandomAgent
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
+from boardzoo.games.catalog import GAME_NAMES, get_game, make_game
 
 
 @pytest.mark.parametrize(
     ("env_id", "kwargs"),
-    [("boardzoo/Reversi-v0", {"board_size": 6}), ("boardzoo/TicTacToe-v0", {})],
+    [
+        ("boardzoo/Reversi-v0", {"board_size": 6}),
+        ("boardzoo/TicTacToe-v0", {}),
+        ("boardzoo/ConnectFour-v0", {}),
+    ],
 )
 def test_gymnasium_and_sb3_checkers(env_id, kwargs):
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
@@ -28,6 +33,41 @@ def test_gymnasium_and_sb3_checkers(env_id, kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SB3 notes that (n, n, 2) int8 is no uint8 image
         sb3_check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_game_by_its_id_has_the_games_spaces(name):
+    spec = get_game(name)
+    game = spec.make()
+    env = gym.make(spec.gym_id)
+    assert env.unwrapped.game is game
+    assert env.action_space == gym.spaces.Discrete(game.num_actions)
+    assert env.observation_space.shape == (game.rows, game.cols, 2)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert info["action_mask"].shape == (game.num_actions,)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_learner_color_takes_first_second_and_the_sides_names(name):
+    spec = get_game(name)
+    names = {
+        "first": 0,
+        "second": 1,
+        spec.sides[0]: 0,
+        spec.sides[1]: 1,
+        spec.sides[0].upper(): 0,
+        spec.sides[1].lower(): 1,
+    }
+    start = make_game(name).initial_state()
+    for colour, learner in names.items():
+        env = BoardGameSingleAgentEnv(name, opponent="random", learner_color=colour)
+        obs, _ = env.reset(seed=2)
+        assert env.learner == learner
+        assert env.state.current_player == learner
+        # As the second player, the learner finds the opponent's first move made.
+        assert (env.state == start) == (learner == 0)
+        np.testing.assert_array_equal(obs, env.state.planes(learner))
 
 
 def test_make_by_id_without_importing_boardzoo_first():
@@ -144,3 +184,22 @@ def test_rendering_through_the_aec_renderer():
 def test_bad_arguments_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         BoardGameSingleAgentEnv("reversi", **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs", "message"),
+    [
+        ("connect_four", {"board_size": 6}, "connect_four has no option 'board_size'"),
+        ("tictactoe", {"board_size": 3}, "tictactoe has no option 'board_size'"),
+        (
+            "connect_four",
+            {"learner_color": "black"},
+            "learner_color must be one of random, first, second, red, yellow for connect_four; "
+            "got 'black'",
+        ),
+        ("chess", {}, "unknown game 'chess'"),
+    ],
+)
+def test_bad_arguments_name_the_games_options_and_sides(game, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        BoardGameSingleAgentEnv(game, **kwargs)

@@ -1,13 +1,15 @@
 """PettingZoo AEC environments for boardzoo's games, following PettingZoo's classic envs."""
 
-from boardzoo.envs import reversi_v0, tictactoe_v0
+from boardzoo.envs import connect_four_v0, reversi_v0, tictactoe_v0
 from boardzoo.envs.board_env import BoardGameEnv
-from boardzoo.envs.registration import AEC_ENVS, make_env, register_envs
+from boardzoo.envs.registration import AEC_ENVS, GYMNASIUM_ENVS, make_env, register_envs
 from boardzoo.envs.wrappers import wrap_classic
 
 __all__ = [
     "AEC_ENVS",
+    "GYMNASIUM_ENVS",
     "BoardGameEnv",
+    "connect_four_v0",
     "make_env",
     "register_envs",
     "reversi_v0",

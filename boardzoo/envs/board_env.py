@@ -1,14 +1,15 @@
 """The AEC environment shared by every board game: PettingZoo's classic conventions, once.
 
-A game plugs in through the :class:`~boardzoo.games.GameState` contract; this module adds the
-agents, spaces, rewards, rendering, snapshots and pickling. Subclasses only name their agents and
-build their first state.
+A game plugs in through its :class:`~boardzoo.games.spec.Game` (from the catalog) and the
+:class:`~boardzoo.games.state.BoardState` contract: the agents, the spaces, the start position,
+the observation planes and the masks all come from them. This module adds the AEC loop, rewards,
+rendering, snapshots and pickling; it has no code for any one game. The per-game modules
+(``reversi_v0`` and the others) only give the game, their metadata and their documentation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -16,48 +17,70 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from boardzoo.envs.env_render import EnvRenderer
-from boardzoo.games import GameState
+from boardzoo.games.catalog import make_game
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+
+__all__ = ["BoardGameEnv", "game_from_key", "game_key"]
+
+GameKey = tuple[str, tuple[tuple[str, int], ...]]
+
+
+def game_key(game: Game) -> GameKey:
+    """A picklable name for ``game``: its catalog name and option values."""
+    return game.name, tuple(sorted(game.options.items()))
+
+
+def game_from_key(key: GameKey) -> Game:
+    """The one :class:`Game` object of a :func:`game_key` (so ``is`` comparisons hold)."""
+    name, options = key
+    return make_game(name, **dict(options))
 
 
 class BoardGameEnv(AECEnv):
     """A two-player board game as a PettingZoo AEC environment.
 
-    Subclasses set ``metadata`` and call ``__init__`` with the agent names (player 0 first), a
-    factory for the start position and the state class that :meth:`set_state` accepts.
+    Subclasses set ``metadata`` (``name``, ``render_modes``, ``render_fps``,
+    ``is_parallelizable``) and pass their :class:`Game` to ``__init__``. The agents are the
+    game's (``game.spec.agents``, player 0 first); actions are ``Discrete(game.num_actions)``;
+    observations are ``{"observation": Box(0, 1, (rows, cols, 2), int8), "action_mask":
+    Box(0, 1, (num_actions,), int8)}`` with plane 0 the observing agent's pieces.
     """
 
-    def __init__(
-        self,
-        agent_names: tuple[str, str],
-        initial_state: Callable[[], GameState],
-        render_mode: str | None = None,
-        screen_size: int = 512,
-    ) -> None:
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "board_game_v0",
+        "render_modes": ["human", "rgb_array", "ansi"],
+        "render_fps": 2,
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, game: Game, render_mode: str | None = None, screen_size: int = 512) -> None:
         super().__init__()
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game from the catalog (make_game), got {game!r}")
         self._view = EnvRenderer(
             render_mode, screen_size, self.metadata["name"], self.metadata["render_fps"]
         )
-        self._initial_state = initial_state
-        self._game_state: GameState = initial_state()
-        self._state_type = type(self._game_state)
+        self.game = game
+        self._game_state: BoardState = game.initial_state()
         self.render_mode = render_mode
         self.screen_size = screen_size
         self.last_action: int | None = None
 
-        self.possible_agents = list(agent_names)
+        self.possible_agents = list(game.spec.agents)
         self.agents = self.possible_agents[:]
-        size, num_actions = self._game_state.size, self._game_state.num_actions
-        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0, 1, shape=(size, size, 2), dtype=np.int8),
-                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self.observation_spaces = {a: self._observation_space() for a in self.possible_agents}
         self._sync_with_state()
+
+    def _observation_space(self) -> spaces.Dict:
+        game = self.game
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, shape=(game.rows, game.cols, 2), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
+            }
+        )
 
     # --- spaces -------------------------------------------------------------------------------
 
@@ -77,7 +100,7 @@ class BoardGameEnv(AECEnv):
         """
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self._game_state = self._initial_state()
+        self._game_state = self.game.initial_state()
         self.last_action = None
         self._sync_with_state()
         if self.render_mode == "human":
@@ -90,7 +113,7 @@ class BoardGameEnv(AECEnv):
         if agent == self.agent_selection and not state.is_terminal():
             mask = state.legal_action_mask()
         else:
-            mask = np.zeros(state.num_actions, dtype=np.int8)
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": state.planes(player), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -102,8 +125,8 @@ class BoardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._game_state = self._game_state.apply(action)
-        self.last_action = int(action)
+        self._game_state = self._game_state.apply(action)  # type: ignore[arg-type]
+        self.last_action = int(action)  # type: ignore[arg-type]
         self._sync_with_state()
         if self.render_mode == "human":
             self.render()
@@ -119,26 +142,28 @@ class BoardGameEnv(AECEnv):
         self._cumulative_rewards = dict(self.rewards)
         self.terminations = dict.fromkeys(self.agents, over)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[state.current_player]
 
     # --- snapshots ----------------------------------------------------------------------------
 
-    def get_state(self) -> GameState:
+    def get_state(self) -> BoardState:
         """The current game state: an immutable value, so keeping it costs nothing."""
         return self._game_state
 
-    def set_state(self, state: GameState) -> None:
+    def set_state(self, state: BoardState) -> None:
         """Continue from ``state`` (from :meth:`get_state` or built with the game's state class).
 
-        Agents, the agent to move, terminations and, for a finished game, the rewards are derived
-        from it. Call ``last()`` or ``observe()`` before the next ``step()`` so that wrappers see
-        the new action mask.
+        The state must be a position of this env's game and options (``state.game is
+        self.game``), else a ``TypeError`` names both. Agents, the agent to move, terminations
+        and, for a finished game, the rewards are derived from it. Call ``last()`` or
+        ``observe()`` before the next ``step()`` so that wrappers see the new action mask.
         """
-        if not isinstance(state, self._state_type) or state.size != self._game_state.size:
+        game = getattr(state, "game", None)
+        if game is not self.game:
+            theirs = game.label if isinstance(game, Game) else "no catalog game"
             raise TypeError(
-                f"set_state expects a {self._state_type.__name__} of size "
-                f"{self._game_state.size}, got {state!r}"
+                f"set_state expects a position of {self.game.label}, got one of {theirs}: {state!r}"
             )
         self._game_state = state
         self.last_action = None
@@ -153,3 +178,16 @@ class BoardGameEnv(AECEnv):
     def close(self) -> None:
         """Release the window, if any; safe to call more than once."""
         self._view.close()
+
+    # --- pickling -----------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle (and deep-copy) the game by name, so that a copy shares the one Game object."""
+        data = self.__dict__.copy()
+        data["game"] = game_key(self.game)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        data = dict(data)
+        data["game"] = game_from_key(data["game"])
+        self.__dict__.update(data)

@@ -1,20 +1,43 @@
-"""Registers the environments with PettingZoo and Gymnasium (done on ``import boardzoo``)."""
+"""Registers the environments with PettingZoo and Gymnasium (done on ``import boardzoo``).
+
+Every game of the catalog gets its AEC id (``spec.aec_id``, its env module's ``env``) and its
+Gymnasium id (``spec.gym_id``, the generic single-agent env with ``game`` set). Nothing here
+imports pygame or torch.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import gymnasium
 import pettingzoo
+from pettingzoo import AECEnv
 
-AEC_ENVS = {
-    "boardzoo/reversi-v0": "boardzoo.envs.reversi_v0:env",
-    "boardzoo/tictactoe-v0": "boardzoo.envs.tictactoe_v0:env",
-}
+from boardzoo.games.catalog import all_games, get_game
+
+__all__ = ["AEC_ENVS", "ENV_ARGUMENTS", "GYMNASIUM_ENVS", "make_env", "register_envs"]
+
+SINGLE_AGENT_ENTRY_POINT = "boardzoo.envs.single_agent:BoardGameSingleAgentEnv"
+# Keywords of every env's ``env()`` that are no game options.
+ENV_ARGUMENTS = ("render_mode", "screen_size")
 
 
-GYMNASIUM_ENVS = {
-    "boardzoo/Reversi-v0": "boardzoo.envs.single_agent:ReversiSingleAgentEnv",
-    "boardzoo/TicTacToe-v0": "boardzoo.envs.single_agent:TicTacToeSingleAgentEnv",
-}
+def aec_envs() -> dict[str, str]:
+    """AEC id -> entry point (``"module:env"``), one per catalog game."""
+    return {spec.aec_id: f"{spec.env_module}:env" for spec in all_games()}
+
+
+def gymnasium_envs() -> dict[str, dict[str, Any]]:
+    """Gymnasium id -> the ``gymnasium.register`` arguments, one per catalog game."""
+    return {
+        spec.gym_id: {"entry_point": SINGLE_AGENT_ENTRY_POINT, "kwargs": {"game": spec.name}}
+        for spec in all_games()
+    }
+
+
+AEC_ENVS = aec_envs()
+GYMNASIUM_ENVS = gymnasium_envs()
 
 
 def register_envs() -> None:
@@ -23,16 +46,21 @@ def register_envs() -> None:
     for env_id, entry_point in AEC_ENVS.items():
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=entry_point)
-    for env_id, entry_point in GYMNASIUM_ENVS.items():
+    for env_id, arguments in GYMNASIUM_ENVS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            gymnasium.register(id=env_id, **arguments)
 
 
-def make_env(game: str, board_size: int = 8, **kwargs):
-    """The wrapped AEC env of game ``name`` (``board_size`` applies to Reversi only)."""
-    from boardzoo.envs import reversi_v0, tictactoe_v0
-    from boardzoo.games.catalog import check_game
+def make_env(game: str, **kwargs: Any) -> AECEnv:
+    """The wrapped AEC env of catalog game ``game``.
 
-    if check_game(game) == "reversi":
-        return reversi_v0.env(board_size=board_size, **kwargs)
-    return tictactoe_v0.env(**kwargs)
+    ``kwargs`` are the game's options (``board_size=6`` for Reversi) and the env's arguments
+    (``render_mode``, ``screen_size``); an option the game does not have is a ``ValueError``
+    naming the game's options.
+    """
+    spec = get_game(game)
+    options = {k: v for k, v in kwargs.items() if k not in ENV_ARGUMENTS}
+    spec.check_options(options)
+    module = importlib.import_module(spec.env_module)
+    env: AECEnv = module.env(**kwargs)
+    return env

@@ -77,7 +77,6 @@ in progress (the window, if any, is reopened on the next render).
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
@@ -85,12 +84,12 @@ from pettingzoo import AECEnv
 from boardzoo.envs.board_env import BoardGameEnv
 from boardzoo.envs.env_render import RENDER_MODES
 from boardzoo.envs.wrappers import wrap_classic
-from boardzoo.games.reversi import ReversiState, check_board_size
+from boardzoo.games.catalog import make_game
 
 __all__ = ["env", "raw_env"]
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The Reversi env with PettingZoo's classic wrappers (see the module docstring)."""
     return wrap_classic(raw_env(**kwargs))
 
@@ -108,10 +107,6 @@ class raw_env(BoardGameEnv):  # noqa: N801 (PettingZoo's naming)
     def __init__(
         self, board_size: int = 8, render_mode: str | None = None, screen_size: int = 512
     ) -> None:
-        self.board_size = check_board_size(board_size)
-        super().__init__(
-            ("black_0", "white_0"),
-            partial(ReversiState.initial, self.board_size),
-            render_mode=render_mode,
-            screen_size=screen_size,
-        )
+        game = make_game("reversi", board_size=board_size)  # checks the size
+        self.board_size: int = game.options["board_size"]
+        super().__init__(game, render_mode=render_mode, screen_size=screen_size)

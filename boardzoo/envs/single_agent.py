@@ -1,12 +1,15 @@
 """Gymnasium single-agent versions of the games: a learner against an opponent agent.
 
-| Ids          | `boardzoo/Reversi-v0`, `boardzoo/TicTacToe-v0` (registered on `import boardzoo`) |
-|--------------|-------------------------------------------------------------------------------|
-| Actions      | `Discrete(n * n + 1)` (Reversi; `n * n` passes), `Discrete(9)` (TicTacToe)     |
-| Observation  | `Box(0, 1, (n, n, 2), int8)`: plane 0 the learner's pieces, plane 1 the other's |
-| Action mask  | `info["action_mask"]` and `env.action_masks()` (as MaskablePPO expects)         |
+| Ids         | every catalog game's `gym_id`: `boardzoo/Reversi-v0`, `boardzoo/TicTacToe-v0`, |
+|             | `boardzoo/ConnectFour-v0` (registered on `import boardzoo`)                    |
+|-------------|--------------------------------------------------------------------------------|
+| Actions     | `Discrete(num_actions)`, the game's actions: Reversi `n * n + 1` (the last     |
+|             | passes), TicTacToe 9, Connect Four 7                                           |
+| Observation | `Box(0, 1, (rows, cols, 2), int8)`: plane 0 the learner's pieces, plane 1 the  |
+|             | other's                                                                        |
+| Action mask | `info["action_mask"]` and `env.action_masks()` (as MaskablePPO expects)        |
 
-The learner plays one colour (``learner_color``: fixed, or drawn at random each episode) against
+The learner plays one side (``learner_color``: fixed, or drawn at random each episode) against
 ``opponent``, which moves inside :meth:`step`, so every observation and reward belongs to the
 learner.
 
@@ -19,17 +22,18 @@ masking can train too.
 The episode terminates when the game is over or after an illegal action. It is never truncated.
 
 ### Arguments
-``gymnasium.make("boardzoo/Reversi-v0", opponent="random", board_size=8, learner_color="random",
-render_mode=None)``
+``gymnasium.make("boardzoo/Reversi-v0", opponent="random", learner_color="random",
+render_mode=None, board_size=8)``, or ``BoardGameSingleAgentEnv(game, ...)`` for any catalog game.
 
 - ``opponent``: an agent spec (``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``,
   ``"mcts:simulations=100"``), an :class:`~boardzoo.agents.Agent`, or a list of these (a pool: one
   is drawn per episode, e.g. past snapshots of the learner for self-play). Specs are rebuilt each
   episode with a seed drawn from the env's ``np_random``, so the same ``reset(seed=...)`` gives the
   same games.
-- ``learner_color``: ``"first"`` / ``"second"`` (also ``"black"`` / ``"white"``, ``"x"`` / ``"o"``)
-  or ``"random"``.
+- ``learner_color``: ``"first"`` / ``"second"``, a side of the game (``"black"`` / ``"white"``,
+  ``"x"`` / ``"o"``, ``"red"`` / ``"yellow"``, any case) or ``"random"``.
 - ``render_mode``: ``"human"``, ``"rgb_array"`` or ``"ansi"``, drawn by the AEC envs' renderer.
+- the game's options (``board_size`` for Reversi: 4, 6 or 8); other games have none.
 
 ### Version History
 * v0: Initial release.
@@ -45,47 +49,76 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.agents.base import Agent
+from boardzoo.envs.board_env import game_from_key, game_key
 from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
-from boardzoo.games.catalog import check_game, initial_state
-from boardzoo.games.state import GameState
+from boardzoo.games.catalog import get_game
+from boardzoo.games.spec import Game, GameSpec
+from boardzoo.games.state import BoardState
 
 Opponent = str | Agent
-_COLOURS = {
-    "first": 0, "black": 0, "x": 0,
-    "second": 1, "white": 1, "o": 1,
-}  # fmt: skip
+_ORDER = {"first": 0, "second": 1}
 
 
-def _learner_colour(value: str) -> int | None:
-    """0 or 1 for a fixed colour, ``None`` for a random one each episode."""
-    if value == "random":
+def learner_side(spec: GameSpec, value: str) -> int | None:
+    """0 or 1 for a fixed side, ``None`` for ``"random"`` (a side drawn each episode).
+
+    ``value`` is ``"first"``, ``"second"``, ``"random"`` or one of the game's sides, any case;
+    anything else is a ``ValueError`` listing what is allowed.
+    """
+    if not isinstance(value, str):
+        raise ValueError(f"learner_color must be a string, got {value!r}")
+    lowered = value.lower()
+    if lowered == "random":
         return None
-    if value not in _COLOURS:
-        allowed = ", ".join(["random", *_COLOURS])
-        raise ValueError(f"learner_color must be one of {allowed}; got {value!r}")
-    return _COLOURS[value]
+    if lowered in _ORDER:
+        return _ORDER[lowered]
+    try:
+        return spec.side_index(value)
+    except ValueError:
+        allowed = ", ".join(["random", *_ORDER, *spec.sides])
+        raise ValueError(
+            f"learner_color must be one of {allowed} for {spec.name}; got {value!r}"
+        ) from None
 
 
 class BoardGameSingleAgentEnv(gymnasium.Env):
-    """A two-player board game seen by one learner; the opponent moves inside ``step``."""
+    """A two-player board game seen by one learner; the opponent moves inside ``step``.
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    Args:
+        game: a catalog game's name (``"connect_four"``) or a :class:`Game` (options chosen).
+        opponent: an agent spec, an :class:`Agent`, or a pool of them (see the module
+            docstring).
+        learner_color: ``"first"``, ``"second"``, one of the game's sides, or ``"random"``.
+        render_mode: ``None``, ``"human"``, ``"rgb_array"`` or ``"ansi"``.
+        **options: the game's options (``board_size=6`` for Reversi), each checked.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]  # gymnasium's Env declares it
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 2,
+    }
 
     def __init__(
         self,
-        game: str,
+        game: str | Game,
         opponent: Opponent | Sequence[Opponent] = "random",
-        board_size: int = 8,
         learner_color: str = "random",
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
-        self.game = check_game(game)
-        self.board_size = board_size
-        start = initial_state(game, board_size)  # checks the size
-        self._start = start
+        if isinstance(game, Game):
+            if options:
+                raise ValueError(f"options {options} given with a Game: its options are chosen")
+            rules = game
+        else:
+            rules = get_game(game).make(**options)
+        self.game = rules
+        self.options = dict(rules.options)
         self.learner_color = learner_color
-        self._fixed_colour = _learner_colour(learner_color)
-        pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        self._fixed_colour = learner_side(rules.spec, learner_color)
+        pool: list[Opponent] = (
+            list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]  # type: ignore[list-item]
+        )
         if not pool:
             raise ValueError("opponent pool is empty: give at least one agent or spec")
         for member in pool:
@@ -97,15 +130,14 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
                 raise ValueError(f"opponent must be an agent spec or an Agent, got {member!r}")
         self.opponent_pool = pool
         self.render_mode = render_mode
-        size = start.size
-        self.action_space = spaces.Discrete(start.num_actions)
-        self.observation_space = spaces.Box(0, 1, shape=(size, size, 2), dtype=np.int8)
-        self.state: GameState = start
+        self.action_space = spaces.Discrete(rules.num_actions)
+        self.observation_space = spaces.Box(0, 1, shape=(rules.rows, rules.cols, 2), dtype=np.int8)
+        self.state: BoardState = rules.initial_state()
         self.learner = 0
         self.opponent: Agent | None = None
         self.last_action: int | None = None
         self._view = EnvRenderer(
-            render_mode, caption=f"boardzoo {self.game}", fps=self.metadata["render_fps"]
+            render_mode, caption=f"boardzoo {rules.label}", fps=self.metadata["render_fps"]
         )
 
     # --- gymnasium API ------------------------------------------------------------------------
@@ -118,7 +150,7 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         self.learner = int(rng.integers(2)) if self._fixed_colour is None else self._fixed_colour
         member = self.opponent_pool[int(rng.integers(len(self.opponent_pool)))]
         self.opponent = self._build_opponent(member, int(rng.integers(2**63)))
-        self.state = self._start
+        self.state = self.game.initial_state()
         self.last_action = None
         self._opponent_moves()
         if self.render_mode == "human":
@@ -180,17 +212,29 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.state.legal_action_mask(), "learner": self.learner}
 
+    # --- pickling -----------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle (and deep-copy) the game by name, so that a copy shares the one Game object."""
+        data = self.__dict__.copy()
+        data["game"] = game_key(self.game)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        data = dict(data)
+        data["game"] = game_from_key(data["game"])
+        self.__dict__.update(data)
+
 
 class ReversiSingleAgentEnv(BoardGameSingleAgentEnv):
-    """``boardzoo/Reversi-v0``: Reversi against an opponent (see the module docstring)."""
+    """Reversi against an opponent: ``BoardGameSingleAgentEnv("reversi", ...)``."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("reversi", **kwargs)
 
 
 class TicTacToeSingleAgentEnv(BoardGameSingleAgentEnv):
-    """``boardzoo/TicTacToe-v0``: TicTacToe against an opponent (see the module docstring)."""
+    """TicTacToe against an opponent: ``BoardGameSingleAgentEnv("tictactoe", ...)``."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.pop("board_size", None)
-        super().__init__("tictactoe", board_size=3, **kwargs)
+        super().__init__("tictactoe", **kwargs)

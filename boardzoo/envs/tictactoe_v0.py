@@ -30,14 +30,15 @@ took it and 0 for the other (the raw env raises `IllegalMoveError`).
 
 ### Action Space
 
-Action `row * 3 + col` marks that square:
+Action `row * 3 + col` marks that square (row 0 the top row). Squares are named by column
+letter and row number, as the command line and records write them (action 4 is `b2`):
 
 ```
-0 | 1 | 2
----------
-3 | 4 | 5
----------
-6 | 7 | 8
+0 a1 | 1 b1 | 2 c1
+------------------
+3 a2 | 4 b2 | 5 c2
+------------------
+6 a3 | 7 b3 | 8 c3
 ```
 
 Note: PettingZoo's `tictactoe_v3` numbers the squares column by column; boardzoo numbers every
@@ -79,12 +80,12 @@ from pettingzoo import AECEnv
 from boardzoo.envs.board_env import BoardGameEnv
 from boardzoo.envs.env_render import RENDER_MODES
 from boardzoo.envs.wrappers import wrap_classic
-from boardzoo.games.tictactoe import TicTacToeState
+from boardzoo.games.catalog import make_game
 
 __all__ = ["env", "raw_env"]
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The TicTacToe env with PettingZoo's classic wrappers (see the module docstring)."""
     return wrap_classic(raw_env(**kwargs))
 
@@ -100,9 +101,4 @@ class raw_env(BoardGameEnv):  # noqa: N801 (PettingZoo's naming)
     }
 
     def __init__(self, render_mode: str | None = None, screen_size: int = 512) -> None:
-        super().__init__(
-            ("player_1", "player_2"),
-            TicTacToeState.initial,
-            render_mode=render_mode,
-            screen_size=screen_size,
-        )
+        super().__init__(make_game("tictactoe"), render_mode=render_mode, screen_size=screen_size)

@@ -49,7 +49,7 @@ class _FastAttributes:
 
     def __init__(self, env: AECEnv, *args: Any, **kwargs: Any) -> None:
         self.__dict__["_raw_env"] = env.unwrapped
-        super().__init__(env, *args, **kwargs)
+        super().__init__(env, *args, **kwargs)  # type: ignore[call-arg]  # the wrapper's
 
 
 for _name in _HOT_ATTRIBUTES:

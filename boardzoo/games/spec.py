@@ -281,5 +281,22 @@ class Game:
             f"0..{self.num_actions - 1}"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by name and options, so a copy in another process is the catalog's object.
+        return _catalog_game, (self.spec.name, dict(self.options))
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
     def __repr__(self) -> str:
         return f"Game({self.label!r})"
+
+
+def _catalog_game(name: str, options: dict[str, int]) -> Game:
+    """The catalog's game ``name`` with ``options`` (how a pickled :class:`Game` comes back)."""
+    from boardzoo.games.catalog import make_game
+
+    return make_game(name, **options)

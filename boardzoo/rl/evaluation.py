@@ -12,18 +12,19 @@ def evaluate_policy_vs(
     game: str,
     opponent: str,
     episodes: int,
-    board_size: int = 8,
     seed: int = 0,
     deterministic: bool = True,
+    **options: Any,
 ) -> dict[str, float]:
-    """Play ``episodes`` games (colours drawn per episode) and return win/draw/loss shares.
+    """Play ``episodes`` games of catalog game ``game`` (sides drawn per episode) against the
+    agent spec ``opponent``; return the win/draw/loss shares and the score.
 
-    Models with ``action_masks`` support (MaskablePPO) get the mask; others play through
-    :class:`~boardzoo.agents.SB3Agent`-style masking of their action probabilities.
+    ``options`` are the game's options (``board_size=6`` for Reversi). The model plays through
+    :class:`~boardzoo.agents.SB3Agent`, which masks its action probabilities to legal moves.
     """
     from boardzoo.agents.sb3_agent import SB3Agent
 
-    env = BoardGameSingleAgentEnv(game, opponent=opponent, board_size=board_size)
+    env = BoardGameSingleAgentEnv(game, opponent=opponent, **options)
     player = SB3Agent.from_model(model, deterministic=deterministic, seed=seed)
     wins = draws = losses = 0
     for episode in range(episodes):
