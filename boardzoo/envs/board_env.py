@@ -17,24 +17,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from boardzoo.envs.env_render import EnvRenderer
-from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
-__all__ = ["BoardGameEnv", "game_from_key", "game_key"]
-
-GameKey = tuple[str, tuple[tuple[str, int], ...]]
-
-
-def game_key(game: Game) -> GameKey:
-    """A picklable name for ``game``: its catalog name and option values."""
-    return game.name, tuple(sorted(game.options.items()))
-
-
-def game_from_key(key: GameKey) -> Game:
-    """The one :class:`Game` object of a :func:`game_key` (so ``is`` comparisons hold)."""
-    name, options = key
-    return make_game(name, **dict(options))
+__all__ = ["BoardGameEnv"]
 
 
 class BoardGameEnv(AECEnv):
@@ -178,16 +164,3 @@ class BoardGameEnv(AECEnv):
     def close(self) -> None:
         """Release the window, if any; safe to call more than once."""
         self._view.close()
-
-    # --- pickling -----------------------------------------------------------------------------
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle (and deep-copy) the game by name, so that a copy shares the one Game object."""
-        data = self.__dict__.copy()
-        data["game"] = game_key(self.game)
-        return data
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        data = dict(data)
-        data["game"] = game_from_key(data["game"])
-        self.__dict__.update(data)

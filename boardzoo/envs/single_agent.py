@@ -49,7 +49,6 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.agents.base import Agent
-from boardzoo.envs.board_env import game_from_key, game_key
 from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
 from boardzoo.games.catalog import get_game
 from boardzoo.games.spec import Game, GameSpec
@@ -211,19 +210,6 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.state.legal_action_mask(), "learner": self.learner}
-
-    # --- pickling -----------------------------------------------------------------------------
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle (and deep-copy) the game by name, so that a copy shares the one Game object."""
-        data = self.__dict__.copy()
-        data["game"] = game_key(self.game)
-        return data
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        data = dict(data)
-        data["game"] = game_from_key(data["game"])
-        self.__dict__.update(data)
 
 
 class ReversiSingleAgentEnv(BoardGameSingleAgentEnv):
