@@ -1,15 +1,21 @@
-"""Speed of the rules layer and the environments; prints medians of several runs.
+"""Speed of the rules layer and the environments of every catalog game; prints medians.
 
-    python benchmarks/bench_games.py            # full run (about a minute)
-    python benchmarks/bench_games.py --quick    # a smoke run
+    python benchmarks/bench_games.py                    # full run (a minute or two)
+    python benchmarks/bench_games.py --quick            # a smoke run
+    python benchmarks/bench_games.py --game connect_four
 
-Figures:
-- Reversi perft(9) from the start (3,005,288 leaves): seconds and leaves per second.
-- Random Reversi playouts per second on one core: the compiled kernel, 8x8 start position.
-- Steps per second of the wrapped ``env()`` for both boardzoo envs, random legal moves through
-  ``agent_iter`` / ``last`` / ``step``, next to PettingZoo's own ``tictactoe_v3`` measured the same
-  way in the same run (interleaved), and the ratio of our Reversi env to it.
-Targets (issue 2): perft(9) < 0.3 s; >= 150,000 playouts/s; Reversi env >= 1.5x tictactoe_v3.
+Figures, for every catalog game (or the ``--game`` ones) with its default options, measured the
+same way through the game contract (:mod:`boardzoo.bench`):
+- perft from the start on the game's compiled kernels: the depth, the leaves (checked against a
+  count known from outside the code where there is one: Reversi 8x8 perft(9) = 3,005,288,
+  TicTacToe perft(9) = 255,168 games, Connect Four perft(9) = 39,452,034), seconds and
+  leaves/s;
+- random playouts per second on one core (the game's compiled rollout kernel, start position);
+- steps per second of each game's wrapped ``env()``, random legal moves through ``agent_iter`` /
+  ``last`` / ``step``, next to PettingZoo's own ``tictactoe_v3`` and ``connect_four_v3`` measured
+  the same way in the same run (interleaved), and each env's ratio to ``tictactoe_v3``.
+Targets (issue 2, Reversi 8x8): perft(9) < 0.3 s; >= 150,000 playouts/s; Reversi env >= 1.5x
+tictactoe_v3.
 """
 
 from __future__ import annotations
@@ -19,28 +25,42 @@ import sys
 
 import numpy as np
 
-from boardzoo.bench import PERFT_9, env_steps_per_second, perft_seconds, playouts_per_second
+from boardzoo.bench import (
+    env_label,
+    env_steps_per_second,
+    game_playouts_per_second,
+    perft_figure,
+)
+from boardzoo.games.catalog import GAME_NAMES, get_game
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     parser.add_argument("--repeats", type=int, default=None, help="runs per figure (median)")
+    parser.add_argument(
+        "--game", action="append", choices=GAME_NAMES, help="games to time (default: all)"
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 7)
+    games = [get_game(name).make() for name in (args.game or GAME_NAMES)]
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, median of {repeats} runs")
-    seconds = perft_seconds(repeats)
-    print(
-        f"reversi perft(9): {seconds:.4f} s  ({PERFT_9 / seconds:,.0f} leaves/s)   target < 0.3 s"
-    )
-    rate = playouts_per_second(20_000 if args.quick else 200_000, repeats)
-    print(f"reversi random playouts, 1 core: {rate:,.0f} /s   target >= 150,000 /s")
-    rates = env_steps_per_second(5_000 if args.quick else 100_000, repeats)
+    for game in games:
+        depth, leaves, seconds = perft_figure(game, repeats)
+        print(
+            f"{game.label} perft({depth}): {seconds:.4f} s, {leaves:,} leaves "
+            f"({leaves / seconds:,.0f} leaves/s)"
+        )
+        rate = game_playouts_per_second(game, 20_000 if args.quick else 200_000, repeats)
+        print(f"{game.label} random playouts, 1 core: {rate:,.0f} /s")
+    rates = env_steps_per_second(5_000 if args.quick else 100_000, repeats, games)
     for name, value in rates.items():
         print(f"env steps/s, {name}: {value:,.0f}")
-    ratio = rates["boardzoo reversi_v0 (8x8)"] / rates["pettingzoo tictactoe_v3"]
-    print(f"reversi_v0 / pettingzoo tictactoe_v3: {ratio:.2f}x   target >= 1.5x")
+    reference = rates["pettingzoo tictactoe_v3"]
+    for game in games:
+        name = env_label(game)
+        print(f"{name} / pettingzoo tictactoe_v3: {rates[name] / reference:.2f}x")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,12 @@
     python benchmarks/bench_puct.py                     # trains a tiny MaskablePPO model first
     python benchmarks/bench_puct.py --model runs/.../model.zip
     python benchmarks/bench_puct.py --quick
+    python benchmarks/bench_puct.py --game connect_four
 
-Figures (issue 5), Reversi 8x8 start, one core, the default MLP policy (the network's size, not
-its training, sets the cost, so a freshly trained tiny model measures the same):
+Figures (issue 5), from the start of ``--game`` (any catalog game, default Reversi; its
+board_size option with ``--board-size`` where it has one, default the game's: 8x8 for Reversi),
+one core, the default MLP policy (the network's size, not its training, sets the cost, so a
+freshly trained tiny model measures the same):
 - one prior: ``SB3Agent.prior`` (features and actor head called directly) next to SB3's own
   route (``obs_to_tensor`` + ``get_distribution``), in microseconds;
 - PUCT simulations per second with that prior (leaves scored by random rollouts; the loop runs
@@ -23,10 +26,11 @@ import torch
 
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.bench import mcts_simulations_per_second, median_time
-from boardzoo.games import ReversiState
+from boardzoo.games.catalog import GAME_NAMES, get_game
+from boardzoo.games.state import BoardState
 
 
-def sb3_route_prior(agent: SB3Agent, state: ReversiState) -> np.ndarray:
+def sb3_route_prior(agent: SB3Agent, state: BoardState) -> np.ndarray:
     """The prior computed the way SB3's own API would (the slower reference route)."""
     policy = agent.model.policy
     with torch.no_grad():
@@ -38,10 +42,19 @@ def sb3_route_prior(agent: SB3Agent, state: ReversiState) -> np.ndarray:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="", help="an SB3 .zip for Reversi 8x8")
+    parser.add_argument("--model", default="", help="an SB3 .zip for the game and board")
+    parser.add_argument("--game", default="reversi", choices=GAME_NAMES)
+    parser.add_argument("--board-size", type=int, default=None, help="for games with that option")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     args = parser.parse_args()
+    spec = get_game(args.game)
+    try:
+        if args.board_size is not None:
+            spec.option("board_size")
+        game = spec.make(**({} if args.board_size is None else {"board_size": args.board_size}))
+    except ValueError as error:
+        parser.error(str(error))
     torch.set_num_threads(1)
     repeats = 3 if args.quick else args.repeats
     calls = 20 if args.quick else 500
@@ -50,9 +63,10 @@ def main() -> None:
     else:
         from boardzoo.experiment import quick_model
 
-        path = quick_model("reversi", 8, Path(tempfile.mkdtemp()), seed=0, steps=512)
+        path = quick_model(game.name, game.options, Path(tempfile.mkdtemp()), seed=0, steps=512)
     agent = SB3Agent(str(path))
-    state = ReversiState.initial(8)
+    state = game.initial_state()
+    print(f"{game.label}, model {path}")
     np.testing.assert_allclose(agent.prior(state), sb3_route_prior(agent, state), atol=1e-6)
 
     def per_call(prior) -> float:
@@ -62,9 +76,9 @@ def main() -> None:
     print(f"one prior: SB3Agent.prior {direct:,.0f} us, SB3's own route {reference:,.0f} us "
           f"({reference / direct:.1f}x)")  # fmt: skip
     puct, _ = mcts_simulations_per_second(
-        "reversi", 30 if args.quick else 300, repeats, prior_fn=agent.prior
+        game, 30 if args.quick else 300, repeats, prior_fn=agent.prior
     )
-    uct, _ = mcts_simulations_per_second("reversi", 1000 if args.quick else 100_000, repeats)
+    uct, _ = mcts_simulations_per_second(game, 1000 if args.quick else 100_000, repeats)
     print(f"PUCT with the prior: {puct:,.0f} sims/s ({1e6 / puct:,.0f} us a simulation)")
     print(f"compiled UCT, same run: {uct:,.0f} sims/s ({1e6 / uct:,.1f} us a simulation)")
 

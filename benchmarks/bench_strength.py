@@ -3,13 +3,24 @@
     python benchmarks/bench_strength.py --games 100 --workers 2
     python benchmarks/bench_strength.py --game tictactoe --games 200 \
         --pairing "mcts:simulations=2000 vs alphabeta" --out benchmarks/results/ttt.jsonl
+    python benchmarks/bench_strength.py --game connect_four --games 100 \
+        --pairing "mcts:time_limit=0.1 vs alphabeta:depth=4" --out benchmarks/results/c4.jsonl
     python benchmarks/bench_strength.py --quick --out /tmp/strength.jsonl   # a smoke run
 
-Each pairing plays ``--games`` games with colours alternated (even games: the first agent is
-black). Every game has its own seed derived from ``--seed``, the pairing and the game number, so
-a run is reproducible. Finished games are appended to the JSONL file at once; running the same
-command again resumes where it stopped. At the end a table prints the first agent's wins, draws,
-losses and score with a 95% Wilson interval, and is written next to the JSONL file as Markdown.
+``--game`` is any catalog game; ``--board-size`` sets the board_size option of games that have
+one (Reversi: 4, 6 or 8; default: the game's). Each pairing plays ``--games`` games with colours
+alternated (even games: the first agent moves first). Every game has its own seed derived from
+``--seed``, the pairing and the game number, so a run is reproducible. Finished games are
+appended to the JSONL file at once; running the same command again resumes where it stopped.
+At the end a table prints the first agent's wins, draws, losses and score with a 95% Wilson
+interval, and is written next to the JSONL file as Markdown.
+
+A record is one game: ``pairing``, ``game`` (its number in the pairing), ``seed``,
+``first_is_black`` (whether the pairing's first agent moved first, whatever the game's sides are
+called), ``score`` (the first agent's), ``final`` (the last position as text), ``moves``, time
+and MCTS simulations per agent, and ``game_name`` and ``options`` (the game played). Records
+written before games had options lack the last two: they count as games of the run that reads
+them, as they always did.
 """
 
 from __future__ import annotations
@@ -25,7 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from boardzoo.agents.registry import make_agent
-from boardzoo.games import GameState, ReversiState, TicTacToeState
+from boardzoo.games.catalog import GAME_NAMES, get_game, make_game
+from boardzoo.games.spec import Game
 
 MCTS_BUDGETS = ("mcts:time_limit=0.1", "mcts:time_limit=1.0")
 OPPONENTS = ("random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "alphabeta:depth=6")
@@ -38,19 +50,17 @@ def game_seed(base: int, pairing: str, game: int) -> int:
     return int(np.random.SeedSequence(words).generate_state(1)[0])
 
 
-def initial_state(game: str, board_size: int) -> GameState:
-    return ReversiState.initial(board_size) if game == "reversi" else TicTacToeState()
-
-
-def play_game(pairing: str, game: int, base_seed: int, board: tuple[str, int]) -> dict:
-    """Play one game; return its record (result for the pairing's first agent)."""
+def play_game(pairing: str, game: int, base_seed: int, name: str, options: dict) -> dict:
+    """Play game number ``game`` of ``pairing`` in catalog game ``name`` with ``options``; return
+    its record (result for the pairing's first agent)."""
+    rules = make_game(name, **options)
     first_spec, second_spec = (part.strip() for part in pairing.split(" vs "))
     seed = game_seed(base_seed, pairing, game)
     first = make_agent(first_spec, seed=seed)
     second = make_agent(second_spec, seed=seed + 1)
-    first_is_black = game % 2 == 0
-    players = (first, second) if first_is_black else (second, first)
-    state = initial_state(*board)
+    first_moves_first = game % 2 == 0
+    players = (first, second) if first_moves_first else (second, first)
+    state = rules.initial_state()
     seconds = [0.0, 0.0]
     simulations = [0, 0]  # MCTS simulations, to show the budget a time limit really bought
     moves = 0
@@ -63,13 +73,13 @@ def play_game(pairing: str, game: int, base_seed: int, board: tuple[str, int]) -
         simulations[mover] += getattr(info, "simulations", 0)
         state = state.apply(action)
         moves += 1
-    first_index = 0 if first_is_black else 1
+    first_index = 0 if first_moves_first else 1
     score = (state.returns()[first_index] + 1) / 2
     return {
         "pairing": pairing,
         "game": game,
         "seed": seed,
-        "first_is_black": first_is_black,
+        "first_is_black": first_moves_first,  # the name of format 1: "moved first"
         "score": score,
         "final": state.to_text(),
         "moves": moves,
@@ -77,7 +87,16 @@ def play_game(pairing: str, game: int, base_seed: int, board: tuple[str, int]) -
         "second_seconds": seconds[1 - first_index],
         "first_simulations": simulations[first_index],
         "second_simulations": simulations[1 - first_index],
+        "game_name": rules.name,
+        "options": dict(rules.options),
     }
+
+
+def belongs(record: dict, rules: Game) -> bool:
+    """Whether ``record`` was played in ``rules`` (records without ``game_name`` always are)."""
+    if "game_name" not in record:
+        return True
+    return record["game_name"] == rules.name and record.get("options") == dict(rules.options)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -108,7 +127,7 @@ def table(records: list[dict], pairings: list[str]) -> str:
         low, high = wilson(score, len(games))
         first, second = (part.strip() for part in pairing.split(" vs "))
         rate = score / len(games) if games else float("nan")
-        moves = sum((r["moves"] + r["first_is_black"]) // 2 for r in games)  # black moves first
+        moves = sum((r["moves"] + r["first_is_black"]) // 2 for r in games)  # its moves
         simulations = sum(r.get("first_simulations", 0) for r in games)
         per_move = f"{simulations / moves:,.0f}" if simulations and moves else "-"
         lines.append(
@@ -124,11 +143,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--game", default="reversi", choices=["reversi", "tictactoe"])
-    parser.add_argument("--board-size", type=int, default=8, choices=[4, 6, 8], help="Reversi")
+    parser.add_argument("--game", default="reversi", choices=GAME_NAMES)
+    parser.add_argument(
+        "--board-size", type=int, default=None, help="board size, for games with that option"
+    )
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/strength.jsonl"))
     parser.add_argument("--quick", action="store_true", help="2 games a pairing, fast agents")
     args = parser.parse_args(argv)
+    spec = get_game(args.game)
+    try:
+        if args.board_size is not None:
+            spec.option("board_size")
+        rules = spec.make(**({} if args.board_size is None else {"board_size": args.board_size}))
+    except ValueError as error:
+        parser.error(str(error))
     pairings = args.pairing or DEFAULT_PAIRINGS
     if args.quick:
         pairings = args.pairing or [
@@ -140,12 +168,16 @@ def main(argv: list[str] | None = None) -> None:
     records = []
     if args.out.exists():
         records = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    others = [r for r in records if not belongs(r, rules)]
+    if others:
+        found = f"{others[0]['game_name']} with options {others[0].get('options')}"
+        parser.error(f"{args.out} holds games of {found}, not {rules.label}: use another --out")
     done = {(r["pairing"], r["game"]) for r in records}
     todo = [(p, g) for p in pairings for g in range(args.games) if (p, g) not in done]
     print(f"{len(done)} games already in {args.out}; {len(todo)} to play")
     with args.out.open("a") as sink, ProcessPoolExecutor(args.workers) as pool:
-        board = (args.game, args.board_size)
-        futures = [pool.submit(play_game, p, g, args.seed, board) for p, g in todo]
+        chosen = (rules.name, dict(rules.options))
+        futures = [pool.submit(play_game, p, g, args.seed, *chosen) for p, g in todo]
         for finished, future in enumerate(as_completed(futures), 1):
             record = future.result()
             sink.write(json.dumps(record) + "\n")

@@ -1,23 +1,46 @@
 """Speed measurements shared by ``boardzoo bench`` and the scripts in ``benchmarks/``.
 
-Every figure is a median over several runs, because the machines are shared and noisy.
+Every figure is a median over several runs, because the machines are shared and noisy. Every
+catalog game is measured the same way, through the game contract: perft and random playouts run
+on the game's compiled kernels (:mod:`boardzoo.games.spec`), specialised per game like the
+compiled search (:mod:`boardzoo.games.specialise`); env steps go through each game's PettingZoo
+env, next to PettingZoo's own ``tictactoe_v3`` and ``connect_four_v3``.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import random
 import statistics
 import time
+import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from boardzoo.games import ReversiState, TicTacToeState
-from boardzoo.games import reversi_kernels as kernels
+from boardzoo.games._bits import U0, U1, lowest_bit_index, popcount, seed_rng
+from boardzoo.games.catalog import all_games, make_game
+from boardzoo.games.spec import Game
+from boardzoo.games.specialise import specialise
 
-PERFT_9 = 3_005_288
+# Perft counts known from outside the code: the depth measured and its leaf count, by game and
+# options. Reversi 8x8 perft(9) is the published 3,005,288 (a forced pass is a ply). TicTacToe
+# perft(9) is the number of possible games, 255,168 (every game is over by ply 9). Connect Four
+# perft(9) is 39,452,034, as the plain list-of-lists implementation of the rules in
+# tests/reference_connect_four.py counted it (perft(7) is 7**7 - 7 = 823,536 by hand: no game
+# ends before ply 7, and only the seven sequences that fill one column lose a choice at ply 7).
+KNOWN_PERFT: dict[tuple[str, tuple[tuple[str, int], ...]], tuple[int, int]] = {
+    ("reversi", (("board_size", 8),)): (9, 3_005_288),
+    ("tictactoe", ()): (9, 255_168),
+    ("connect_four", ()): (9, 39_452_034),
+}
+PERFT_9 = 3_005_288  # Reversi 8x8
+# Without a known count: the smallest depth whose perft takes at least this long.
+_PERFT_SECONDS = 0.05
+_MAX_PERFT_DEPTH = 12
 
 
 def median_time(run: Callable[[], object], repeats: int) -> float:
@@ -31,24 +54,118 @@ def median_time(run: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
+# --- compiled templates, specialised per game ----------------------------------------------------
+
+# Replaced by the game's kernel module in each compiled copy (see _compiled).
+kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
+
+
+def perft_kernel(s0, s1, player, params, depth):  # type: ignore[no-untyped-def]
+    """Leaf count of the game tree ``depth`` plies deep; a forced pass is a ply.
+
+    A finished game reached before ``depth`` counts as one leaf.
+    """
+    if depth == 0:
+        return np.int64(1)
+    cells = kernels.placements(s0, s1, player, params)
+    if cells == U0:  # the game is over, or the player to move must pass
+        over, _ = kernels.outcome(s0, s1, player, params)
+        if over:
+            return np.int64(1)
+        n0, n1 = kernels.place(s0, s1, player, -1, params)
+        return perft_kernel(n0, n1, 1 - player, params, depth - 1)
+    if depth == 1:
+        return np.int64(popcount(cells))
+    total = np.int64(0)
+    while cells:
+        cell = lowest_bit_index(cells)
+        cells &= cells - U1
+        n0, n1 = kernels.place(s0, s1, player, cell, params)
+        total += perft_kernel(n0, n1, 1 - player, params, depth - 1)
+    return total
+
+
+def playouts_kernel(s0, s1, player, params, count, seed):  # type: ignore[no-untyped-def]
+    """``count`` uniformly random playouts (the game's rollout kernel, policy 0) from one
+    position; returns player 0's total score (wins plus half the draws)."""
+    rng = seed_rng(np.uint64(seed))
+    total = 0.0
+    for _ in range(count):
+        score, rng = kernels.rollout(s0, s1, player, params, 0, rng)
+        total += score
+    return total
+
+
+def _compiled(game: Game) -> dict[str, Any]:
+    return specialise((perft_kernel, playouts_kernel), game.kernels)
+
+
+def _start(game: Game) -> tuple[np.uint64, np.uint64, int]:
+    state = game.initial_state()
+    s0, s1 = state.bitboards()
+    return np.uint64(s0), np.uint64(s1), state.current_player
+
+
+def perft(game: Game, depth: int) -> int:
+    """Perft of ``game`` from its start position, on its compiled kernels."""
+    s0, s1, player = _start(game)
+    return int(_compiled(game)["perft_kernel"](s0, s1, player, game.params, depth))
+
+
+def known_perft(game: Game) -> tuple[int, int] | None:
+    """``(depth, leaves)`` of a perft count known from outside the code, if there is one."""
+    return KNOWN_PERFT.get((game.name, tuple(sorted(game.options.items()))))
+
+
+def perft_figure(game: Game, repeats: int) -> tuple[int, int, float]:
+    """``(depth, leaves, median seconds)`` of a perft of ``game`` from the start.
+
+    The depth is the known one (the count is checked against it), else the smallest depth that
+    takes at least 50 ms.
+    """
+    known = known_perft(game)
+    if known is not None:
+        depth, expected = known
+        leaves = perft(game, depth)
+        if leaves != expected:
+            raise AssertionError(f"{game.label} perft({depth}) = {leaves:,}, expected {expected:,}")
+    else:
+        perft(game, 1)  # compile
+        depth = 1
+        while True:
+            start = time.perf_counter()
+            leaves = perft(game, depth)
+            if time.perf_counter() - start >= _PERFT_SECONDS or depth >= _MAX_PERFT_DEPTH:
+                break
+            depth += 1
+    return depth, leaves, median_time(lambda: perft(game, depth), repeats)
+
+
 def perft_seconds(repeats: int) -> float:
     """Median seconds of Reversi perft(9) from the 8x8 start (checked against 3,005,288)."""
-    start = ReversiState.initial(8)
-    valid = kernels.valid_mask(8)
-    assert kernels.perft(start.black, start.white, valid, 9) == PERFT_9
-    return median_time(lambda: kernels.perft(start.black, start.white, valid, 9), repeats)
+    depth, leaves, seconds = perft_figure(make_game("reversi", board_size=8), repeats)
+    assert (depth, leaves) == (9, PERFT_9)
+    return seconds
+
+
+def game_playouts_per_second(game: Game, count: int, repeats: int) -> float:
+    """Median random playouts per second of ``game`` from its start, compiled, one core."""
+    s0, s1, player = _start(game)
+    run = _compiled(game)["playouts_kernel"]
+    seeds = iter(range(10_000))
+    seconds = median_time(
+        lambda: run(s0, s1, player, game.params, count, next(seeds)),
+        repeats,
+    )
+    return count / seconds
 
 
 def playouts_per_second(count: int, repeats: int) -> float:
     """Median random Reversi playouts per second from the 8x8 start, compiled kernel, one core."""
-    start = ReversiState.initial(8)
-    valid = kernels.valid_mask(8)
-    seeds = iter(range(10_000))
-    seconds = median_time(
-        lambda: kernels.random_playouts(start.black, start.white, valid, count, next(seeds)),
-        repeats,
-    )
-    return count / seconds
+    return game_playouts_per_second(make_game("reversi", board_size=8), count, repeats)
+
+
+# --- environments -----------------------------------------------------------------------------
 
 
 def run_env_games(make_env: Callable[[], Any], steps: int, seed: int) -> int:
@@ -73,19 +190,39 @@ def run_env_games(make_env: Callable[[], Any], steps: int, seed: int) -> int:
     return done
 
 
-def env_steps_per_second(steps: int, repeats: int) -> dict[str, float]:
-    """Median steps/s of our two envs and PettingZoo's ``tictactoe_v3``, measured interleaved."""
-    from boardzoo.envs import reversi_v0, tictactoe_v0
+def env_label(game: Game) -> str:
+    """How a boardzoo env is named in the figures: ``"boardzoo reversi_v0 (reversi 8x8)"``."""
+    module = game.spec.env_module.rpartition(".")[2]
+    return f"boardzoo {module} ({game.label})"
 
+
+def catalog_envs(games: Sequence[Game] | None = None) -> dict[str, Any]:
+    """``{label: env maker}`` of the envs of ``games`` (default: every catalog game with its
+    default options), each made with the game's options."""
+    makers: dict[str, Any] = {}
+    for game in games if games is not None else [spec.make() for spec in all_games()]:
+        module = importlib.import_module(game.spec.env_module)
+        makers[env_label(game)] = functools.partial(module.env, **game.options)
+    return makers
+
+
+PETTINGZOO_ENVS = {
+    "pettingzoo tictactoe_v3": "pettingzoo.classic.tictactoe_v3",
+    "pettingzoo connect_four_v3": "pettingzoo.classic.connect_four_v3",
+}
+
+
+def env_steps_per_second(
+    steps: int, repeats: int, games: Sequence[Game] | None = None
+) -> dict[str, float]:
+    """Median steps/s of the envs of ``games`` (default: every catalog game) and of PettingZoo's
+    ``tictactoe_v3`` and ``connect_four_v3``, measured interleaved (each repeat runs every env
+    once)."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # tictactoe_v3's import warns about the old API
-        from pettingzoo.classic import tictactoe_v3
-
-        envs = {
-            "boardzoo reversi_v0 (8x8)": reversi_v0.env,
-            "boardzoo tictactoe_v0": tictactoe_v0.env,
-            "pettingzoo tictactoe_v3": tictactoe_v3.env,
-        }
+        warnings.simplefilter("ignore")  # PettingZoo's classic envs warn on import
+        envs = catalog_envs(games)
+        for label, module in PETTINGZOO_ENVS.items():
+            envs[label] = importlib.import_module(module).env
         for make_env in envs.values():
             run_env_games(make_env, steps // 10, seed=0)  # warm-up
         rates: dict[str, list[float]] = {name: [] for name in envs}
@@ -97,13 +234,21 @@ def env_steps_per_second(steps: int, repeats: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in rates.items()}
 
 
+# --- search -----------------------------------------------------------------------------------
+
+
 def mcts_simulations_per_second(
-    game: str, simulations: int, repeats: int, **options: Any
+    game: str | Game, simulations: int, repeats: int, **options: Any
 ) -> tuple[float, int]:
-    """Median simulations/s of fresh MCTS searches from the start, and the last tree's nodes."""
+    """Median simulations/s of fresh MCTS searches from the start, and the last tree's nodes.
+
+    ``game`` is a catalog name (default options) or a :class:`~boardzoo.games.spec.Game`;
+    ``options`` go to :class:`~boardzoo.agents.MCTSAgent`.
+    """
     from boardzoo.agents import MCTSAgent
 
-    state = ReversiState.initial(8) if game == "reversi" else TicTacToeState()
+    rules = make_game(game) if isinstance(game, str) else game
+    state = rules.initial_state()
     agent = MCTSAgent(simulations=simulations, seed=0, **options)
     agent.search(state)  # warm-up: compilation and page faults
     rates, nodes = [], 0
@@ -115,18 +260,26 @@ def mcts_simulations_per_second(
 
 
 def run_benchmarks(quick: bool = False, output: Callable[[str], None] = print) -> None:
-    """The headline figures of issues 2 and 3, as ``boardzoo bench`` prints them."""
+    """The headline figures, as ``boardzoo bench`` prints them: for every catalog game (default
+    options) perft, random playouts and MCTS simulations per second, then env steps per second
+    next to PettingZoo's own envs."""
     repeats = 3 if quick else 7
     output(f"median of {repeats} runs")
-    seconds = perft_seconds(repeats)
-    output(f"reversi perft(9): {seconds:.4f} s ({PERFT_9 / seconds:,.0f} leaves/s)")
-    rate = playouts_per_second(20_000 if quick else 200_000, repeats)
-    output(f"reversi random playouts, 1 core: {rate:,.0f} /s")
-    for game in ("reversi", "tictactoe"):
+    for spec in all_games():
+        game = spec.make()
+        depth, leaves, seconds = perft_figure(game, repeats)
+        output(
+            f"{game.label} perft({depth}): {seconds:.4f} s, {leaves:,} leaves "
+            f"({leaves / seconds:,.0f} leaves/s)"
+        )
+        rate = game_playouts_per_second(game, 20_000 if quick else 200_000, repeats)
+        output(f"{game.label} random playouts, 1 core: {rate:,.0f} /s")
         rate, _ = mcts_simulations_per_second(game, 20_000 if quick else 100_000, repeats)
-        output(f"MCTS {game}, 1 core: {rate:,.0f} simulations/s")
+        output(f"MCTS {game.label}, 1 core: {rate:,.0f} simulations/s")
     rates = env_steps_per_second(5_000 if quick else 50_000, repeats)
     for name, value in rates.items():
         output(f"env steps/s, {name}: {value:,.0f}")
-    ratio = rates["boardzoo reversi_v0 (8x8)"] / rates["pettingzoo tictactoe_v3"]
-    output(f"reversi_v0 / pettingzoo tictactoe_v3: {ratio:.2f}x")
+    reference = rates["pettingzoo tictactoe_v3"]
+    for name, value in rates.items():
+        if name.startswith("boardzoo"):
+            output(f"{name} / pettingzoo tictactoe_v3: {value / reference:.2f}x")

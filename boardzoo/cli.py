@@ -2,14 +2,18 @@
 
     boardzoo play reversi --black human --white mcts:time_limit=1      # pygame window
     boardzoo play tictactoe --x mcts --o human --ui text               # terminal
+    boardzoo play connect_four --first human --second mcts:time_limit=1 --ui text
     boardzoo arena reversi mcts:simulations=1000 greedy --games 200 --workers 2 --out runs/m1.jsonl
     boardzoo tournament reversi random greedy alphabeta:depth=4 --games 50 --out runs/t1
     boardzoo replay runs/m1.jsonl --game 3 [--gif game3.gif]
     boardzoo bench
-    boardzoo demo                                                      # a random game as text
+    boardzoo demo --game connect_four                                  # a random game as text
 
-A mistake in the arguments (an unknown game or agent, a bad value, an unreadable file) prints one
-line naming it and exits with status 2; it never shows a traceback.
+The games, their sides (``play``'s ``--black``/``--white``, ``--x``/``--o``, ``--red``/``--yellow``)
+and their options (``--size``: the ``board_size`` option, where a game has one) all come from the
+catalog (:mod:`boardzoo.games.catalog`). A mistake in the arguments (an unknown game or agent, a
+bad value, an unreadable file) prints one line naming it and exits with status 2; it never shows a
+traceback.
 """
 
 from __future__ import annotations
@@ -20,21 +24,63 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from boardzoo.games.catalog import GAME_NAMES
+from boardzoo.games.catalog import GAME_NAMES, all_games, get_game
+from boardzoo.games.spec import GameSpec
 
-# Which flags name the two players of each game, in move order.
-PLAYER_FLAGS = {"reversi": ("black", "white"), "tictactoe": ("x", "o")}
+# The defaults of ``play``: a person moves first against MCTS.
+DEFAULT_PLAYERS = ("human", "mcts:time_limit=1")
 
 
 class UserError(Exception):
     """A mistake of the user's: reported in one line, exit status 2."""
 
 
+def side_flag(side: str) -> str:
+    """The ``play`` flag of a side: ``--black``, ``--x``, ``--red``."""
+    return "--" + side.lower()
+
+
+def _side_dest(side: str) -> str:
+    return "side_" + side.lower()
+
+
+def _all_sides() -> list[str]:
+    """Every side name of every catalog game, lower case, each once, in catalog order."""
+    sides: list[str] = []
+    for spec in all_games():
+        sides.extend(side.lower() for side in spec.sides if side.lower() not in sides)
+    return sides
+
+
+def _board_sizes() -> list[int]:
+    """Every value the ``board_size`` option takes in some catalog game."""
+    sizes = {
+        size
+        for spec in all_games()
+        for option in spec.options
+        if option.name == "board_size"
+        for size in option.allowed
+    }
+    return sorted(sizes)
+
+
+def _add_size(parser: argparse.ArgumentParser) -> None:
+    games = [spec.name for spec in all_games() if any(o.name == "board_size" for o in spec.options)]
+    parser.add_argument(
+        "--size",
+        type=int,
+        default=None,
+        choices=_board_sizes(),
+        help=f"board size, for games with a board_size option ({', '.join(games)}); "
+        "default: the game's",
+    )
+
+
 def _add_match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="games (per pair in a tournament)")
     parser.add_argument("--workers", type=int, default=1, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=0, help="match seed: same seed, same games")
-    parser.add_argument("--size", type=int, default=8, choices=[4, 6, 8], help="Reversi board")
+    _add_size(parser)
     parser.add_argument(
         "--time-limit", type=float, default=60.0, help="seconds per move; slower loses (default 60)"
     )
@@ -50,10 +96,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game against the AI (or watch two agents)")
     play.add_argument("game", choices=GAME_NAMES)
-    for flag in ("black", "white", "x", "o"):
-        play.add_argument(f"--{flag}", metavar="SPEC", help=f"{flag} player: 'human' or a spec")
+    play.add_argument(
+        "--first",
+        metavar="SPEC",
+        help=f"the player who moves first: 'human' or an agent spec (default {DEFAULT_PLAYERS[0]})",
+    )
+    play.add_argument(
+        "--second",
+        metavar="SPEC",
+        help=f"the player who moves second (default {DEFAULT_PLAYERS[1]})",
+    )
+    for side in _all_sides():
+        games = [s.name for s in all_games() if side in (n.lower() for n in s.sides)]
+        play.add_argument(
+            side_flag(side),
+            dest=_side_dest(side),
+            metavar="SPEC",
+            help=f"the {side} player in {', '.join(games)}",
+        )
     play.add_argument("--ui", choices=["window", "text"], default="window")
-    play.add_argument("--size", type=int, default=8, choices=[4, 6, 8], help="Reversi board")
+    _add_size(play)
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--analysis", action="store_true", help="show the AI's analysis (window)")
 
@@ -85,23 +147,47 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="a game between random players, printed as text")
     demo.add_argument("--game", choices=GAME_NAMES, default="reversi")
-    demo.add_argument("--size", type=int, default=8, choices=[4, 6, 8])
+    _add_size(demo)
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--quiet", action="store_true", help="print the final position only")
     return parser
 
 
 def _players(args: argparse.Namespace) -> tuple[str, str]:
-    first_flag, second_flag = PLAYER_FLAGS[args.game]
-    other = [f for f in ("black", "white", "x", "o") if f not in PLAYER_FLAGS[args.game]]
-    for flag in other:
-        if getattr(args, flag) is not None:
+    """The two players of ``play``, from ``--first``/``--second`` or the game's side flags."""
+    spec = get_game(args.game)
+    own = [side.lower() for side in spec.sides]
+    flags = "/".join(side_flag(side) for side in own)
+    for side in _all_sides():
+        if side not in own and getattr(args, _side_dest(side)) is not None:
             raise UserError(
-                f"--{flag} is not a {args.game} player; use --{first_flag}/--{second_flag}"
+                f"{side_flag(side)} is not a {spec.name} player; use {flags} or --first/--second"
             )
-    first = getattr(args, first_flag) or "human"
-    second = getattr(args, second_flag) or "mcts:time_limit=1"
-    return first, second
+    players = []
+    for index, (order, side) in enumerate(zip(("first", "second"), own, strict=True)):
+        by_order, by_side = getattr(args, order), getattr(args, _side_dest(side))
+        if by_order is not None and by_side is not None:
+            raise UserError(
+                f"--{order} and {side_flag(side)} both name the {order} player of {spec.name}: "
+                "give one of them"
+            )
+        chosen = by_order if by_order is not None else by_side
+        players.append(chosen if chosen is not None else DEFAULT_PLAYERS[index])
+    return players[0], players[1]
+
+
+def _options(args: argparse.Namespace) -> dict[str, int]:
+    """The game's options from the command line (``--size``), checked; defaults filled in."""
+    spec: GameSpec = get_game(args.game)
+    chosen: dict[str, int] = {}
+    if args.size is not None:
+        if not any(option.name == "board_size" for option in spec.options):
+            have = ", ".join(option.name for option in spec.options) or "none"
+            raise UserError(
+                f"--size sets the board_size option, and {spec.name} has none (its options: {have})"
+            )
+        chosen["board_size"] = args.size
+    return spec.check_options(chosen)
 
 
 def _check_specs(specs: Sequence[str]) -> None:
@@ -122,7 +208,7 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
             raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
     return {
         "seed": args.seed,
-        "board_size": args.size,
+        "options": _options(args),
         "time_limit": args.time_limit,
         "workers": args.workers,
         "resume": args.resume,
@@ -132,15 +218,16 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     players = _players(args)
+    options = _options(args)
     _check_specs(players)
     if args.ui == "text":
         from boardzoo.ui import run_text_ui
 
-        run_text_ui(args.game, players, board_size=args.size, seed=args.seed)
+        run_text_ui(args.game, players, options=options, seed=args.seed)
     else:
         from boardzoo.ui import run_gui
 
-        run_gui(args.game, players, board_size=args.size, seed=args.seed, analysis=args.analysis)
+        run_gui(args.game, players, options=options, seed=args.seed, analysis=args.analysis)
     return 0
 
 
@@ -195,7 +282,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from boardzoo.demo import play_random_game
 
-    play_random_game(args.game, board_size=args.size, seed=args.seed, quiet=args.quiet)
+    play_random_game(args.game, options=_options(args), seed=args.seed, quiet=args.quiet)
     return 0
 
 

@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
 from boardzoo.envs import make_env
-from boardzoo.games import action_name
+from boardzoo.games.catalog import make_game
 
 
 def play_random_game(
     game: str = "reversi",
-    board_size: int = 8,
+    options: Mapping[str, int] | None = None,
     seed: int = 0,
     quiet: bool = False,
     output: Callable[[str], None] = print,
 ) -> dict[str, float]:
-    """Play random legal moves through the AEC loop; return the final rewards per agent."""
-    env = make_env(game, board_size=board_size, render_mode="ansi")
+    """Play random legal moves through the AEC loop; return the final rewards per agent.
+
+    Args:
+        game: a catalog game.
+        options: the game's options (``{"board_size": 6}``); the others take their defaults.
+        seed: seeds the env and the random players.
+        quiet: print the final position only.
+        output: where the text goes.
+    """
+    rules = make_game(game, **(options or {}))
+    env = make_env(game, render_mode="ansi", **rules.options)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     if not quiet:
@@ -33,8 +42,7 @@ def play_random_game(
         action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         env.step(action)
         if not quiet:
-            move = action_name(action, board_size) if game == "reversi" else str(action)
-            output(f"{agent} plays {move}\n{env.render()}\n")
+            output(f"{agent} plays {rules.action_name(action)}\n{env.render()}\n")
     if quiet:
         output(env.render())
     output("final rewards: " + ", ".join(f"{a} {value:+g}" for a, value in rewards.items()))

@@ -12,18 +12,25 @@ import json
 import random
 import re
 import time
+import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
+from boardzoo.games.catalog import GAME_NAMES, get_game
+
 T = TypeVar("T")
 
 
 def _field_type(annotation: Any) -> tuple[Any, bool]:
-    """(element type, is_sequence) of a dataclass field annotation."""
+    """(element type, is_sequence) of a dataclass field annotation (``X | None`` reads as X)."""
     origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        (annotation,) = [a for a in typing.get_args(annotation) if a is not type(None)]
+        origin = typing.get_origin(annotation)
     if origin in (tuple, list):
         return typing.get_args(annotation)[0], True
     return annotation, False
@@ -32,16 +39,19 @@ def _field_type(annotation: Any) -> tuple[Any, bool]:
 def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "") -> T:
     """Build ``cls`` (a dataclass) from the command line; field docs become ``--help`` text.
 
-    Field ``x_y`` becomes ``--x-y``; booleans are flags; tuple fields take several values.
+    Field ``x_y`` becomes ``--x-y``; booleans are flags; tuple fields take several values;
+    ``X | None`` fields default to ``None`` (not given).
     """
     hints = typing.get_type_hints(cls)
     parser = argparse.ArgumentParser(description=description)
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
         flag = "--" + field.name.replace("_", "-")
         kind, many = _field_type(hints[field.name])
-        default = field.default
+        default: Any = field.default
         shown = " ".join(map(str, default)) if many else default
-        help_text = f"{field.metadata.get('help', '')} (default: {shown})"
+        help_text = field.metadata.get("help", "")
+        if default is not None:
+            help_text += f" (default: {shown})"
         if kind is bool:
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
@@ -61,13 +71,89 @@ def arg(default: Any, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"help": help})
 
 
+BOARD_SIZE_HELP = (
+    "the board_size option, for games that have one (Reversi: 4, 6 or 8; a trained model's size "
+    "too); default: the script's, else the game's"
+)
+OPTIONS_HELP = "other game options, NAME=VALUE each (default: none)"
+
+
+# --- the game and its options -------------------------------------------------------------------
+
+
+def parse_option_texts(texts: tuple[str, ...] | list[str]) -> dict[str, int]:
+    """``("board_size=6",)`` -> ``{"board_size": 6}``; a ``ValueError`` for a malformed entry."""
+    options: dict[str, int] = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if not equals or not name.strip() or number is None:
+            raise ValueError(f"game options are NAME=VALUE with an integer VALUE, got {text!r}")
+        options[name.strip()] = number
+    return options
+
+
+def game_options(args: Any) -> dict[str, int]:
+    """Every option of ``args.game`` from ``args.board_size`` and ``args.options``, checked.
+
+    ``board_size`` is refused for a game without that option (the message names the game's
+    options); options not given take the game's defaults.
+
+    Raises:
+        SystemExit: an unknown game, option or value, with a one-line message.
+    """
+    try:
+        spec = get_game(args.game)
+        chosen = parse_option_texts(args.options)
+        if args.board_size is not None:
+            spec.option("board_size")
+            chosen["board_size"] = args.board_size
+        return spec.check_options(chosen)
+    except ValueError as error:
+        raise SystemExit(f"--game {args.game}: {error}") from None
+
+
+def game_label(args: Any) -> str:
+    """The game of ``args`` and its options for titles: ``"reversi 8x8"``, ``"connect_four"``."""
+    return get_game(args.game).make(**game_options(args)).label
+
+
+def _has_board_size(game: str) -> bool:
+    try:
+        spec = get_game(game)
+    except ValueError as error:
+        raise SystemExit(f"--game: {error}") from None
+    return any(option.name == "board_size" for option in spec.options)
+
+
+def resolve_game(args: T, board_size: int | None = None) -> T:
+    """``args`` with the game and its options checked, and ``board_size`` filled in where the
+    game has that option and it was not given: ``board_size`` (a script's own default, such as
+    6 for a quick run), else the game's default; so ``args.json`` shows the board played.
+
+    Raises:
+        SystemExit: a bad game or option, with a one-line message.
+    """
+    current: Any = args
+    if current.board_size is None and board_size is not None and _has_board_size(current.game):
+        current = dataclasses.replace(current, board_size=board_size)
+    options = game_options(current)
+    if "board_size" in options:
+        current = dataclasses.replace(current, board_size=options["board_size"])
+    return current  # type: ignore[no-any-return]
+
+
 @dataclasses.dataclass(frozen=True)
 class ArenaExperimentArgs:
     """The arguments of every experiment that plays matches through the arena; a script's
     ``Args`` subclasses it, adds its own fields and may redeclare these with other defaults."""
 
-    game: str = arg("reversi", "reversi or tictactoe")
-    board_size: int = arg(8, "Reversi board size: 4, 6 or 8 (a trained model's size too)")
+    game: str = arg("reversi", f"the game: {', '.join(GAME_NAMES)}")
+    board_size: int | None = arg(None, BOARD_SIZE_HELP)
+    options: tuple[str, ...] = arg((), OPTIONS_HELP)
     games: int = arg(100, "games per match (colours alternated)")
     workers: int = arg(2, "games played in parallel")
     seed: int = arg(0, "seed of every match")
@@ -121,7 +207,8 @@ def safe_name(spec: str) -> str:
 def play_point(folder: Path, args: Any, first: str, second: str, label: str = "") -> dict[str, Any]:
     """One match through the arena, recorded to ``folder/<first>__<second>.jsonl``.
 
-    ``args`` gives the match: ``game``, ``board_size``, ``games``, ``seed`` and ``workers``.
+    ``args`` gives the match: ``game`` and its options (:func:`game_options`), ``games``,
+    ``seed`` and ``workers``.
 
     A file already there is resumed (only missing games are played), so a rerun of an
     interrupted experiment in the same folder picks up where it stopped. Returns the
@@ -134,7 +221,7 @@ def play_point(folder: Path, args: Any, first: str, second: str, label: str = ""
     out = folder / f"{name}.jsonl"
     result = play_match(
         args.game, (first, second), games=args.games, seed=args.seed,
-        board_size=args.board_size, workers=args.workers, out=out, resume=out.exists(),
+        options=game_options(args), workers=args.workers, out=out, resume=out.exists(),
         progress=False,
     )  # fmt: skip
     tally = result.stats[0].total
@@ -231,9 +318,11 @@ def model_paths(models: tuple[str, ...], quick: bool) -> dict[str, str]:
     return found
 
 
-def quick_model(game: str, board_size: int, folder: Path, seed: int, steps: int = 2048) -> Path:
+def quick_model(
+    game: str, options: Mapping[str, int], folder: Path, seed: int, steps: int = 2048
+) -> Path:
     """Train a tiny MaskablePPO model against the random player into ``folder/quick_model.zip``
-    (for ``--quick`` runs without a model)."""
+    (for ``--quick`` runs without a model), on ``game`` with ``options``."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -243,7 +332,8 @@ def quick_model(game: str, board_size: int, folder: Path, seed: int, steps: int 
     if path.exists():  # a resumed quick run
         return path
     torch.set_num_threads(1)
-    env = BoardGameSingleAgentEnv(game, opponent="random", board_size=board_size)
+    chosen: dict[str, Any] = dict(options)
+    env = BoardGameSingleAgentEnv(game, opponent="random", **chosen)
     env.reset(seed=seed)
     model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=256, batch_size=64, verbose=0)
     model.learn(steps).save(path)
@@ -258,14 +348,12 @@ def start_model_experiment(
     Without entries in quick mode, the models are one tiny MaskablePPO model trained into the
     folder (:func:`quick_model`), labelled ``quick_ppo``.
     """
-    from boardzoo.games.catalog import check_game
-
-    check_game(args.game)
+    options = game_options(args)
     models = model_paths(entries, args.quick)
     seed_everything(args.seed)
     folder = experiment_folder(args, experiment)
     if not models:
-        models = {"quick_ppo": str(quick_model(args.game, args.board_size, folder, args.seed))}
+        models = {"quick_ppo": str(quick_model(args.game, options, folder, args.seed))}
     return folder, models
 
 

@@ -3,6 +3,10 @@
     python experiments/ladder.py --game reversi --board-size 8 \
         --models ppo_selfplay=runs/ppo/model.zip --games 20 --workers 2
     python experiments/ladder.py --quick       # trains a tiny model first if --models is empty
+    python experiments/ladder.py --game connect_four --agents random greedy mcts:simulations=200
+
+``--game`` is any catalog game; ``--board-size`` (and ``--options NAME=VALUE``) set its options,
+for games that have them (quick runs play Reversi on 6x6).
 
 The field is ``--agents`` (baselines and MCTS at a few budgets) plus, for every trained model
 given, the model itself (``sb3:path=...``) and PUCT guided by its policy
@@ -27,7 +31,9 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    game_options,
     parse_args,
+    resolve_game,
     start_model_experiment,
 )
 
@@ -68,7 +74,8 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "agents": ("random", "greedy", "mcts:simulations=20"),
-                       "games": 2, "board_size": 6, "puct_simulations": 10})  # fmt: skip
+                       "games": 2, "puct_simulations": 10})  # fmt: skip
+    args = resolve_game(args, board_size=6 if args.quick else None)
     from boardzoo.agents.registry import parse_spec
     from boardzoo.arena import render_tournament, tournament
 
@@ -79,7 +86,7 @@ def main(argv: list[str] | None = None) -> Path:
     os.chdir(folder)  # the agents (in their own processes too) find the models here
     result = tournament(
         args.game, field, games_per_pair=args.games, seed=args.seed,
-        board_size=args.board_size, workers=args.workers, out_dir=".",
+        options=game_options(args), workers=args.workers, out_dir=".",
         resume=bool(args.resume_folder), anchor=args.agents[0],
         pair_openings=args.opening_plies > 0, opening_plies=args.opening_plies or None,
     )  # fmt: skip

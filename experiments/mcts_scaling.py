@@ -2,6 +2,10 @@
 
     python experiments/mcts_scaling.py --game reversi --board-size 8 --games 100 --workers 2
     python experiments/mcts_scaling.py --quick
+    python experiments/mcts_scaling.py --game connect_four --games 50
+
+``--game`` is any catalog game; ``--board-size`` (and ``--options NAME=VALUE``) set its options,
+for games that have them (quick runs play Reversi on 6x6).
 
 For each opponent and each budget (``--simulations`` per move, then ``--seconds`` per move), a
 match of ``--games`` games with colours alternated is played through the arena (every game
@@ -20,10 +24,12 @@ from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
     experiment_folder,
+    game_label,
     markdown_table,
     parse_args,
     play_point,
     plot_scores,
+    resolve_game,
     score_cell,
     seed_everything,
     write_csv,
@@ -47,7 +53,8 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 200), "seconds": (0.01,),
-                       "opponents": ("random", "greedy"), "games": 4, "board_size": 6})  # fmt: skip
+                       "opponents": ("random", "greedy"), "games": 4})  # fmt: skip
+    args = resolve_game(args, board_size=6 if args.quick else None)
     from boardzoo.agents.registry import parse_spec
 
     for spec in args.opponents:
@@ -73,7 +80,7 @@ def main(argv: list[str] | None = None) -> Path:
         ],
     )  # fmt: skip
     (folder / "table.md").write_text(table)
-    title = f"MCTS scaling on {args.game}, {args.games} games a point, seed {args.seed}"
+    title = f"MCTS scaling on {game_label(args)}, {args.games} games a point, seed {args.seed}"
     plot_scores(panels, folder / "scaling.png", title)
     print(f"\nMCTS's score (95% interval):\n{table}\nwrote {folder}")
     return folder

@@ -22,8 +22,10 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    game_label,
     parse_args,
     play_point,
+    resolve_game,
     start_model_experiment,
     write_budget_report,
 )
@@ -39,6 +41,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 100), "games": 4})
+    args = resolve_game(args)
     folder, models = start_model_experiment(args, "mcts_vs_rl", args.models)
     series: dict[str, list] = {}
     for label, path in models.items():
@@ -49,7 +52,7 @@ def main(argv: list[str] | None = None) -> Path:
     table = write_budget_report(
         folder, "mcts_vs_rl", series, series_field="baseline",
         budget_label="MCTS simulations / move",
-        title=f"MCTS (UCT) vs RL baselines on {args.game}, {args.games} games a point",
+        title=f"MCTS (UCT) vs RL baselines on {game_label(args)}, {args.games} games a point",
     )  # fmt: skip
     print(f"\nMCTS's score (95% interval):\n{table}\nwrote {folder}")
     return folder

@@ -20,8 +20,10 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    game_label,
     parse_args,
     play_point,
+    resolve_game,
     start_model_experiment,
     write_budget_report,
 )
@@ -47,6 +49,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 50), "games": 4, "value_head": True})
+    args = resolve_game(args)
     folder, models = start_model_experiment(
         args, "puct_vs_uct", (args.model,) if args.model else ()
     )
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> Path:
     table = write_budget_report(
         folder, "puct_vs_uct", series, series_field="variant",
         budget_label="simulations / move (both)",
-        title=f"PUCT with a trained prior vs UCT on {args.game}, same simulations",
+        title=f"PUCT with a trained prior vs UCT on {game_label(args)}, same simulations",
     )  # fmt: skip
     print(f"\nPUCT's score against UCT (95% interval):\n{table}\nwrote {folder}")
     return folder

@@ -3,7 +3,11 @@
     python experiments/train_baseline.py --game reversi --algo maskable_ppo \
         --opponent self_play --steps 1000000
     python experiments/train_baseline.py --game tictactoe --algo dqn --steps 50000
+    python experiments/train_baseline.py --game connect_four --algo maskable_ppo --steps 200000
     python experiments/train_baseline.py --quick          # a smoke run of a few thousand steps
+
+``--game`` is any catalog game; ``--board-size`` (and ``--options NAME=VALUE``) set its options,
+for games that have them (Reversi is trained on 6x6 unless ``--board-size`` says otherwise).
 
 Algorithms: MaskablePPO (sb3-contrib, illegal actions masked) and DQN (SB3; an illegal action
 ends the episode with -1, so it learns to avoid them). Opponents: any agent spec (random, greedy,
@@ -20,16 +24,31 @@ import csv
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-from boardzoo.experiment import arg, parse_args, run_folder, seed_everything
+from boardzoo.experiment import (
+    BOARD_SIZE_HELP,
+    OPTIONS_HELP,
+    arg,
+    game_label,
+    game_options,
+    parse_args,
+    resolve_game,
+    run_folder,
+    seed_everything,
+)
+from boardzoo.games.catalog import GAME_NAMES
 
 ALGOS = ("maskable_ppo", "dqn")
+# This script's board size, for games with a board_size option, when --board-size is not given.
+DEFAULT_BOARD_SIZE = 6
 
 
 @dataclass(frozen=True)
 class Args:
-    game: str = arg("tictactoe", "reversi or tictactoe")
-    board_size: int = arg(6, "Reversi board size: 4, 6 or 8")
+    game: str = arg("tictactoe", f"the game: {', '.join(GAME_NAMES)}")
+    board_size: int | None = arg(None, BOARD_SIZE_HELP + f" ({DEFAULT_BOARD_SIZE} here)")
+    options: tuple[str, ...] = arg((), OPTIONS_HELP)
     algo: str = arg("maskable_ppo", "maskable_ppo or dqn")
     opponent: str = arg("random", "an agent spec, or self_play")
     steps: int = arg(100_000, "environment steps to train")
@@ -48,9 +67,8 @@ class Args:
 
 def check(args: Args) -> Args:
     from boardzoo.agents.registry import parse_spec
-    from boardzoo.games.catalog import check_game
 
-    check_game(args.game)
+    args = resolve_game(args, board_size=DEFAULT_BOARD_SIZE)
     if args.algo not in ALGOS:
         raise SystemExit(f"--algo must be one of {', '.join(ALGOS)}, got {args.algo!r}")
     if args.policy not in ("mlp", "cnn"):
@@ -94,7 +112,8 @@ def main(argv: list[str] | None = None) -> Path:
     folder = run_folder(args.out, "train_baseline", args.game, args.seed, args)
     (folder / "checkpoints").mkdir()
     opponent = ["random"] if args.opponent == "self_play" else args.opponent
-    env = BoardGameSingleAgentEnv(args.game, opponent=opponent, board_size=args.board_size)
+    options: dict[str, Any] = dict(game_options(args))
+    env = BoardGameSingleAgentEnv(args.game, opponent=opponent, **options)
     env.reset(seed=args.seed)
     model = make_model(args, env)
     rows_path = folder / "evaluations.csv"
@@ -124,7 +143,7 @@ def main(argv: list[str] | None = None) -> Path:
             writer = csv.writer(sink)
             for spec in args.eval_opponents:
                 result = evaluate_policy_vs(model, args.game, spec, args.eval_episodes,
-                                            board_size=args.board_size, seed=10_000)  # fmt: skip
+                                            seed=10_000, **options)  # fmt: skip
                 seconds = round(time.perf_counter() - start, 1)
                 writer.writerow([step, seconds, spec, *(result[k] for k in fields[3:])])
                 shares = " ".join(f"{k} {result[k]:.0%}" for k in ("win", "draw", "loss"))
@@ -153,7 +172,7 @@ def plot(rows_path: Path, png: Path, args: Args) -> None:
     for spec in args.eval_opponents:
         points = [(int(r["step"]), float(r["win"])) for r in rows if r["opponent"] == spec]
         axes.plot(*zip(*points, strict=True), marker="o", label=f"vs {spec}")
-    title = f"{args.algo} on {args.game}, opponent {args.opponent}, seed {args.seed}"
+    title = f"{args.algo} on {game_label(args)}, opponent {args.opponent}, seed {args.seed}"
     axes.set(xlabel="training steps", ylabel="win rate", ylim=(-0.02, 1.02), title=title)
     axes.grid(alpha=0.3)
     axes.legend()

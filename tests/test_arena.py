@@ -22,11 +22,14 @@ from boardzoo.agents import RandomAgent
 from boardzoo.agents.base import Agent, env_state
 from boardzoo.agents.registry import AGENT_CLASSES, AgentSpecError, register_agent
 from boardzoo.arena import (
+    RECORD_FORMAT,
     MatchSettingsError,
     RecordError,
     match_table,
     play_match,
     read_records,
+    record_game,
+    record_options,
     render_match,
     render_tournament,
     tournament,
@@ -36,6 +39,8 @@ from boardzoo.games import action_name
 
 TESTS = Path(__file__).resolve().parent
 FAST = 10.0  # time limit for well-behaved agents: generous, so a loaded machine never forfeits
+# The sides of each game, first player first, as the games' rules name them.
+SIDES = {"reversi": ["black", "white"], "tictactoe": ["X", "O"], "connect_four": ["red", "yellow"]}
 
 
 class _Base(Agent):
@@ -150,14 +155,17 @@ def lines(path: Path) -> list[dict[str, Any]]:
 def check_complete(record: dict[str, Any]) -> None:
     """Every record field the issue asks for is there and consistent."""
     for key in (
-        "agents", "agent_configs", "game", "board_size", "seed", "game_index", "colours",
+        "agents", "agent_configs", "game", "options", "seed", "game_index", "colours",
         "moves", "move_names", "move_times", "illegal_attempts", "scores", "reason", "error",
         "boardzoo_version", "timestamp", "result", "winner", "forfeit",
     ):  # fmt: skip
         assert key in record, key
     assert len(record["moves"]) == len(record["move_names"]) == len(record["move_times"])
-    assert sorted(record["colours"]) == sorted(["black", "white"] if record["game"] == "reversi"
-                                               else ["X", "O"])  # fmt: skip
+    assert record["format"] == RECORD_FORMAT == 2
+    assert "board_size" not in record  # format 1's field, replaced by the options
+    assert sorted(record["colours"]) == sorted(SIDES[record["game"]])
+    first_side = record["colours"][record["first"]]
+    assert first_side == SIDES[record["game"]][0]  # the agent that moved first has the first side
     assert sum(record["scores"]) == 1.0
     assert record["reason"] in ("normal", "time", "illegal", "error")
     assert (record["forfeit"] is None) == (record["reason"] == "normal")
@@ -452,3 +460,157 @@ def test_a_tournament_rates_every_agent_and_writes_its_files(tmp_path):
                    time_limit=1.0, resume=True)  # fmt: skip
     with pytest.raises(ValueError, match="distinct"):
         tournament("tictactoe", ["random", "random"], progress=False)
+
+
+# --- game options, other games, old records -----------------------------------------------------
+
+
+def _four_in_a_row(grid: list[list[str]], mark: str) -> bool:
+    """Whether ``mark`` has four in a row on a Connect Four grid (rows of columns, any order)."""
+    rows, cols = len(grid), len(grid[0])
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                if all(0 <= rr < rows and 0 <= cc < cols and grid[rr][cc] == mark
+                       for rr, cc in cells):  # fmt: skip
+                    return True
+    return False
+
+
+def _replay_connect_four(moves: list[int]) -> int | None:
+    """Drop the discs of ``moves`` on a 6 x 7 grid by hand; the player with four (0 or 1) or
+    ``None``, checking that the game ends exactly at the first four or on a full board."""
+    grid = [["."] * 7 for _ in range(6)]  # grid[0] is the bottom row
+    for ply, column in enumerate(moves):
+        row = next(r for r in range(6) if grid[r][column] == ".")  # StopIteration: column full
+        mark = "XO"[ply % 2]
+        grid[row][column] = mark
+        if _four_in_a_row(grid, mark):
+            assert ply == len(moves) - 1, "moves were played after a four in a row"
+            return ply % 2
+    assert len(moves) == 42, "the game stopped before a four or a full board"
+    return None
+
+
+def test_a_connect_four_match_plays_columns_by_the_rules(tmp_path):
+    out = tmp_path / "c4.jsonl"
+    result = play_match("connect_four", ("random", "greedy"), games=4, workers=2, out=out,
+                        time_limit=FAST, progress=False)  # fmt: skip
+    records = sorted(read_records(out), key=lambda r: r["game_index"])
+    assert [r["game_index"] for r in records] == [0, 1, 2, 3]
+    for record in records:
+        check_complete(record)
+        assert record["options"] == {}
+        assert record["reason"] == "normal"
+        assert record["move_names"] == ["abcdefg"[m] for m in record["moves"]]  # columns a..g
+        assert sum(record["discs"]) == len(record["moves"])  # one disc a move, none taken
+        assert record["discs"][0] - record["discs"][1] in (0, 1)  # red moves first
+        winner_player = _replay_connect_four(record["moves"])
+        first = record["first"]
+        expected = None if winner_player is None else (first if winner_player == 0 else 1 - first)
+        assert record["winner"] == expected
+    assert result.stats[0].total.games == 4
+    text = render_match(result)
+    assert text.startswith("connect_four: random vs greedy") and "as red" in text
+    assert "as yellow" in text
+
+
+def test_game_options_are_checked_and_recorded(tmp_path):
+    kwargs = {"games": 2, "progress": False, "isolate": False}
+    by_options = play_match("reversi", ("random", "greedy"), options={"board_size": 6}, **kwargs)
+    by_keyword = play_match("reversi", ("random", "greedy"), board_size=6, **kwargs)
+    assert [without_timing(r) for r in by_options.records] == [
+        without_timing(r) for r in by_keyword.records
+    ]
+    squares = {f"{file}{rank}" for file in "abcdef" for rank in range(1, 7)}
+    for record in by_options.records:
+        assert record["options"] == {"board_size": 6}
+        for action, name in zip(record["moves"], record["move_names"], strict=True):
+            # action row * 6 + col is file a.. (col) and rank 1.. (row); 36 is the pass
+            assert name == ("pass" if action == 36 else "abcdef"[action % 6] + str(action // 6 + 1))
+            assert name in squares | {"pass"}
+        assert sum(record["discs"]) <= 36
+    assert render_match(by_options).startswith("reversi 6x6: random vs greedy")
+    assert play_match("reversi", ("random", "greedy"), **kwargs).records[0]["options"] == {
+        "board_size": 8
+    }  # the game's default, written out
+    ttt = play_match("tictactoe", ("random", "greedy"), **kwargs)
+    assert ttt.records[0]["options"] == {}
+    assert set(ttt.records[0]["move_names"]) <= {f"{f}{r}" for f in "abc" for r in (1, 2, 3)}
+    for moves, names in ((r["moves"], r["move_names"]) for r in ttt.records):
+        assert names == ["abc"[m % 3] + str(m // 3 + 1) for m in moves]  # 4 is b2, the centre
+    with pytest.raises(ValueError, match="tictactoe has no option 'board_size'; its options: none"):
+        play_match("tictactoe", ("random", "greedy"), board_size=4, **kwargs)
+    with pytest.raises(ValueError, match="connect_four has no option 'size'"):
+        play_match("connect_four", ("random", "greedy"), options={"size": 6}, **kwargs)
+    with pytest.raises(ValueError, match=r"board_size must be one of \[4, 6, 8\], got 5"):
+        play_match("reversi", ("random", "greedy"), options={"board_size": 5}, **kwargs)
+    with pytest.raises(ValueError, match="disagree"):
+        play_match("reversi", ("random", "greedy"), board_size=6, options={"board_size": 8},
+                   **kwargs)  # fmt: skip
+    out = tmp_path / "six.jsonl"
+    play_match("reversi", ("random", "greedy"), board_size=6, out=out, **kwargs)
+    with pytest.raises(MatchSettingsError, match=r"options=\{'board_size': 6\} where this run has"):
+        play_match("reversi", ("random", "greedy"), board_size=4, out=out, resume=True, **kwargs)
+
+
+def _as_format_1(record: dict[str, Any], board_size: int) -> dict[str, Any]:
+    """``record`` as the arena wrote it before game options (format 1)."""
+    old = {k: v for k, v in record.items() if k != "options"}
+    old.update(format=1, board_size=board_size)
+    return old
+
+
+def test_format_1_records_are_read_and_resumed(tmp_path):
+    out = tmp_path / "old.jsonl"
+    kwargs = {"board_size": 6, "progress": False, "isolate": False}
+    play_match("reversi", ("random", "greedy"), games=2, out=out, **kwargs)
+    old = [_as_format_1(r, 6) for r in lines(out)]
+    out.write_text("".join(json.dumps(r) + "\n" for r in old))
+    assert record_options(old[0]) == {"board_size": 6}
+    game = record_game(old[0])
+    assert (game.name, game.rows, game.cols, game.num_actions) == ("reversi", 6, 6, 37)
+
+    resumed = play_match("reversi", ("random", "greedy"), games=4, out=out, resume=True, **kwargs)
+    written = lines(out)
+    assert written[:2] == old  # the old games are kept as they were
+    assert [r["format"] for r in written] == [1, 1, 2, 2]
+    assert sorted(r["game_index"] for r in written) == [0, 1, 2, 3]
+    fresh = play_match("reversi", ("random", "greedy"), games=4, **kwargs)
+
+    def same_game(record: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in without_timing(record).items()  # type: ignore[arg-type]
+                if k not in ("format", "options", "board_size")}  # fmt: skip
+
+    assert [same_game(r) for r in resumed.records] == [same_game(r) for r in fresh.records]
+    with pytest.raises(MatchSettingsError, match="options"):
+        play_match("reversi", ("random", "greedy"), games=4, out=out, resume=True,
+                   **{**kwargs, "board_size": 8})  # fmt: skip
+
+    # TicTacToe's format-1 records said board_size 3: TicTacToe has no options
+    ttt = {"game": "tictactoe", "board_size": 3, "moves": [4, 0, 8]}
+    assert record_options(ttt) == {}
+    assert record_game(ttt).num_actions == 9
+    ttt_out = tmp_path / "ttt.jsonl"
+    play_match("tictactoe", ("random", "greedy"), games=2, out=ttt_out, progress=False,
+               isolate=False)  # fmt: skip
+    ttt_out.write_text("".join(json.dumps(_as_format_1(r, 3)) + "\n" for r in lines(ttt_out)))
+    again = play_match("tictactoe", ("random", "greedy"), games=3, out=ttt_out, resume=True,
+                       progress=False, isolate=False)  # fmt: skip
+    assert again.games == 3 and len(lines(ttt_out)) == 3
+    # a bare record (game and moves) is the game with its default options
+    assert record_options({"game": "reversi", "moves": []}) == {}
+    assert record_game({"game": "reversi", "moves": []}).rows == 8
+
+
+def test_record_game_names_what_is_wrong():
+    with pytest.raises(RecordError, match="unknown game 'chess'"):
+        record_game({"game": "chess", "moves": []})
+    with pytest.raises(RecordError, match=r"board_size must be one of \[4, 6, 8\], got 5"):
+        record_game({"game": "reversi", "options": {"board_size": 5}, "moves": []})
+    with pytest.raises(RecordError, match="tictactoe has no option 'board_size'"):
+        record_game({"game": "tictactoe", "options": {"board_size": 3}, "moves": []})
+    with pytest.raises(RecordError, match="needs a 'game'"):
+        record_game({"moves": []})
+    assert record_game({"game": "connect_four", "options": {}, "moves": []}).cols == 7

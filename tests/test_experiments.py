@@ -61,6 +61,9 @@ def test_bad_arguments_stop_with_a_message(tmp_path):
 def test_mcts_scaling_quick(tmp_path):
     folder = run_script("mcts_scaling.py", out=tmp_path)
     assert folder.name.startswith("mcts_scaling-reversi-")
+    assert json.loads((folder / "args.json").read_text())["board_size"] == 6  # quick: 6x6
+    games = [json.loads(line) for path in folder.glob("*.jsonl") for line in path.open()]
+    assert games and all(game["options"] == {"board_size": 6} for game in games)
     with (folder / "scaling.csv").open() as source:
         rows = list(csv.DictReader(source))
     assert len(rows) == 6  # 2 opponents x (2 simulation budgets + 1 time budget)
@@ -75,7 +78,7 @@ def quick_model(tmp_path_factory) -> Path:
     """A tiny MaskablePPO model for Reversi 8x8, trained once for the experiment tests."""
     from boardzoo.experiment import quick_model as train
 
-    return train("reversi", 8, tmp_path_factory.mktemp("model"), seed=0, steps=512)
+    return train("reversi", {"board_size": 8}, tmp_path_factory.mktemp("model"), seed=0, steps=512)
 
 
 def point_rows(path: Path) -> list[dict[str, str]]:
@@ -134,3 +137,58 @@ def test_experiments_without_a_model_stop_with_a_message(tmp_path):
     )  # fmt: skip
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "--models is required" in result.stderr
+
+
+def test_mcts_scaling_quick_on_connect_four(tmp_path):
+    folder = run_script("mcts_scaling.py", "--game", "connect_four", out=tmp_path)
+    assert folder.name.startswith("mcts_scaling-connect_four-")
+    assert json.loads((folder / "args.json").read_text())["board_size"] is None  # no such option
+    rows = list(csv.DictReader((folder / "scaling.csv").open()))
+    assert len(rows) == 6
+    games = [json.loads(line) for path in folder.glob("*.jsonl") for line in path.open()]
+    assert len(games) == 6 * 4
+    assert all(g["game"] == "connect_four" and g["options"] == {} for g in games)
+    assert all(set(g["move_names"]) <= set("abcdefg") for g in games)
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "fragment"),
+    [
+        ("mcts_scaling.py", ("--game", "tictactoe", "--board-size", "4"),
+         "tictactoe has no option 'board_size'; its options: none"),
+        ("ladder.py", ("--game", "chess"), "unknown game 'chess'"),
+        ("mcts_scaling.py", ("--board-size", "5"), "board_size must be one of [4, 6, 8], got 5"),
+        ("train_baseline.py", ("--game", "connect_four", "--board-size", "6"),
+         "connect_four has no option 'board_size'"),
+        ("mcts_scaling.py", ("--options", "board_size"), "NAME=VALUE"),
+    ],
+)  # fmt: skip
+def test_game_options_are_checked_up_front(script, args, fragment, tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / script), "--out", str(tmp_path), *args],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert fragment in result.stderr
+    assert not list(tmp_path.iterdir())  # no run folder
+
+
+def test_strength_benchmark_resumes_the_committed_records(tmp_path):
+    """The committed 1 s games (written before game options) are found again: nothing to play,
+    the same table."""
+    results = ROOT / "benchmarks" / "results"
+    out = tmp_path / "strength_1s.jsonl"
+    out.write_bytes((results / "strength_1s.jsonl").read_bytes())
+    committed = (results / "strength_1s.md").read_text().splitlines()
+    pairings = [
+        f"{first.strip(' `')} vs {second.strip(' `')}"
+        for first, second in (line.split("|")[1:3] for line in committed[2:])
+    ]
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_strength.py"), "--out", str(out),
+               "--games", "100", "--workers", "1"]  # fmt: skip
+    for pairing in pairings:
+        command += ["--pairing", pairing]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "500 games already in" in result.stdout and "; 0 to play" in result.stdout
+    assert out.with_suffix(".md").read_text().splitlines() == committed

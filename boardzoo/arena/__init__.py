@@ -3,7 +3,7 @@
     from boardzoo.arena import play_match, render_match, tournament
 
     result = play_match("reversi", ("mcts:simulations=200", "greedy"), games=20, workers=2,
-                        time_limit=5.0, out="runs/m1.jsonl")
+                        time_limit=5.0, out="runs/m1.jsonl", options={"board_size": 8})
     print(render_match(result))
 
 Each agent runs in its own process (built from its spec), so that a move over the time limit,
@@ -20,9 +20,8 @@ from boardzoo.arena.match import (
     MatchSettings,
     MatchSettingsError,
     Tally,
-    colour_names,
     game_seed,
-    move_name,
+    match_options,
     play_game,
     play_match,
 )
@@ -51,6 +50,8 @@ from boardzoo.arena.records import (
     RecordError,
     RecordWriter,
     read_records,
+    record_game,
+    record_options,
     without_timing,
 )
 from boardzoo.arena.report import (
@@ -85,18 +86,19 @@ __all__ = [
     "TournamentResult",
     "agent_config",
     "agent_label",
-    "colour_names",
     "elo_from_score",
     "elo_interval",
     "fit_elo",
     "game_seed",
+    "match_options",
     "match_table",
-    "move_name",
     "play_game",
     "play_match",
     "plot_ratings",
     "ratings_csv",
     "read_records",
+    "record_game",
+    "record_options",
     "render_match",
     "render_tournament",
     "round_robin",

@@ -2,8 +2,8 @@
 
 Rules (those of a Reversi course tournament):
 
-- Colours alternate: in even-numbered games ``agents[0]`` moves first (black, or X), in odd ones
-  ``agents[1]`` does.
+- Colours alternate: in even-numbered games ``agents[0]`` moves first (the game's first side:
+  black, X, red), in odd ones ``agents[1]`` does.
 - A move that takes longer than ``time_limit`` seconds loses the game (reason ``"time"``); an
   agent that hangs is killed, so it cannot hang the match.
 - An illegal answer (an illegal action, or something that is not an integer) is recorded and the
@@ -23,7 +23,7 @@ import math
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -50,9 +50,11 @@ from boardzoo.arena.records import (
     MatchSettingsError,
     RecordWriter,
     open_records,
+    record_options,
 )
-from boardzoo.games.catalog import check_game, initial_state
-from boardzoo.games.reversi import action_name, check_board_size
+from boardzoo.games.catalog import get_game, make_game
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
 
 __all__ = [
     "FORFEIT_REASONS",
@@ -62,9 +64,8 @@ __all__ = [
     "MatchSettings",
     "MatchSettingsError",
     "Tally",
-    "colour_names",
     "game_seed",
-    "move_name",
+    "match_options",
     "play_game",
     "play_match",
 ]
@@ -90,21 +91,11 @@ def game_seed(match_seed: int, index: int) -> int:
     return derive_seed(match_seed, index)
 
 
-def colour_names(game: str) -> tuple[str, str]:
-    """The names of the first and second player's sides: black/white, or X/O."""
-    return ("X", "O") if game == "tictactoe" else ("black", "white")
-
-
-def move_name(game: str, board_size: int, action: int) -> str | None:
-    """Readable name of an action: ``"d3"``, ``"pass"``; ``None`` outside the action range."""
-    if game == "tictactoe":
-        if not 0 <= action < 9:
-            return None
-        row, col = divmod(action, 3)
-        return f"{'abc'[col]}{row + 1}"
-    if not 0 <= action <= board_size * board_size:
+def _action_name(game: Game, action: int) -> str | None:
+    """The game's name of ``action`` (``"d3"``, ``"pass"``); ``None`` outside the action range."""
+    if not 0 <= action < game.num_actions:
         return None
-    return action_name(action, board_size)
+    return game.action_name(action)
 
 
 # --- settings -----------------------------------------------------------------------------------
@@ -115,8 +106,9 @@ class MatchSettings:
     """What makes two runs the same match (and a record file resumable by a run).
 
     Attributes:
-        game: ``"reversi"`` or ``"tictactoe"``.
-        board_size: Reversi's board (4, 6, 8); 3 for TicTacToe.
+        game: the catalog name of the game (``"reversi"``, ``"connect_four"``, ...).
+        options: every option of the game with its value (``{"board_size": 8}``; ``{}`` for
+            games without options).
         agents: the two agents' labels (their specs), in match order.
         seed: the match seed.
         time_limit: seconds per move, or ``None`` for no limit.
@@ -126,7 +118,7 @@ class MatchSettings:
     """
 
     game: str
-    board_size: int
+    options: Mapping[str, int]
     agents: tuple[str, str]
     seed: int
     time_limit: float | None
@@ -134,11 +126,15 @@ class MatchSettings:
     pair_openings: bool = False
     tournament_seed: int | None = None
 
+    def make_game(self) -> Game:
+        """The game played, with its options."""
+        return make_game(self.game, **self.options)
+
     def fields(self) -> dict[str, Any]:
         """The settings as record fields."""
         fields: dict[str, Any] = {
             "game": self.game,
-            "board_size": self.board_size,
+            "options": dict(self.options),
             "agents": list(self.agents),
             "match_seed": self.seed,
             "time_limit": self.time_limit,
@@ -152,7 +148,7 @@ class MatchSettings:
     def mismatch(self, record: GameRecord) -> str | None:
         """How ``record`` differs from these settings (``None`` if it belongs to this match)."""
         for key, wanted in self.fields().items():
-            found = record.get(key)
+            found = record_options(record) if key == "options" else record.get(key)
             if found != wanted:
                 return f"{key}={found!r} where this run has {key}={wanted!r}"
         if self.tournament_seed is None and "tournament_seed" in record:
@@ -160,21 +156,47 @@ class MatchSettings:
         return None
 
 
+def match_options(
+    game: str, options: Mapping[str, Any] | None = None, board_size: int | None = None
+) -> dict[str, int]:
+    """Every option of ``game`` for a match: ``options`` checked, defaults filled in.
+
+    ``board_size`` is a shorthand for ``options={"board_size": ...}`` (an error for a game
+    without that option, or when ``options`` sets it too).
+
+    Raises:
+        ValueError: an unknown game, an option the game does not have, or a value it does not
+            allow; the message names the value and what is allowed.
+    """
+    spec = get_game(game)
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"options must be a dict of game options, got {options!r}")
+    chosen = dict(options or {})
+    if board_size is not None:
+        spec.option("board_size")  # the game's options, if it has no board size
+        if "board_size" in chosen and chosen["board_size"] != board_size:
+            raise ValueError(
+                f"board_size={board_size!r} and options['board_size']="
+                f"{chosen['board_size']!r} disagree: give the board size once"
+            )
+        chosen["board_size"] = board_size
+    return spec.check_options(chosen)
+
+
 def make_settings(
     game: str,
     agents: Sequence[str | Agent],
     seed: int,
-    board_size: int,
+    options: Mapping[str, Any] | None,
     time_limit: float | None,
     opening_plies: int | None,
     pair_openings: bool,
     tournament_seed: int | None = None,
 ) -> MatchSettings:
     """Check the arguments of a match and return its settings."""
-    check_game(game)
+    checked = match_options(game, options)
     if len(agents) != 2:
         raise ValueError(f"a match needs exactly two agents, got {len(agents)}")
-    board_size = check_board_size(board_size) if game == "reversi" else 3
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
     if time_limit is not None and (
@@ -190,7 +212,7 @@ def make_settings(
     labels = (agent_label(agents[0]), agent_label(agents[1]))
     return MatchSettings(
         game=game,
-        board_size=board_size,
+        options=checked,
         agents=labels,
         seed=int(seed),
         time_limit=None if time_limit is None else float(time_limit),
@@ -207,7 +229,7 @@ def make_settings(
 class _Referee:
     """Book-keeping of one game in progress."""
 
-    settings: MatchSettings
+    game: Game
     agent_of: tuple[int, int]  # agent index of player 0 and player 1
     moves: list[int] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
@@ -215,12 +237,12 @@ class _Referee:
     movers: list[int | None] = field(default_factory=list)
     illegal: list[dict[str, Any]] = field(default_factory=list)
 
-    def play(self, state: Any, action: int, seconds: float | None) -> Any:
+    def play(self, state: BoardState, action: int, seconds: float | None) -> BoardState:
         """Record ``action`` (by the player to move; an opening ply if ``seconds`` is None)."""
         opening = seconds is None
         self.movers.append(None if opening else self.agent_of[state.current_player])
         self.moves.append(action)
-        self.names.append(move_name(self.settings.game, self.settings.board_size, action) or "?")
+        self.names.append(_action_name(self.game, action) or "?")
         self.times.append(None if seconds is None else round(seconds, 6))
         return state.apply(action)
 
@@ -245,8 +267,9 @@ def play_game(
     seed = game_seed(settings.seed, index)
     agent_seeds = [derive_seed(seed, 1), derive_seed(seed, 2)]
     first = index % 2
-    referee = _Referee(settings, (first, 1 - first))
-    state = initial_state(settings.game, settings.board_size)
+    game = settings.make_game()
+    referee = _Referee(game, (first, 1 - first))
+    state = game.initial_state()
     outcome: tuple[str, int, Answer] | None = None  # (reason, agent who forfeits, answer)
 
     opening_key = index // 2 if settings.pair_openings else index
@@ -276,7 +299,7 @@ def play_game(
             if action is not None and 0 <= action < state.num_actions and state.is_legal(action):
                 state = referee.play(state, action, answer.seconds)
                 break
-            name = None if action is None else move_name(settings.game, settings.board_size, action)
+            name = None if action is None else _action_name(game, action)
             referee.illegal.append(
                 {
                     "ply": len(referee.moves),
@@ -307,7 +330,7 @@ def _record(
     seed: int,
     agent_seeds: list[int],
     referee: _Referee,
-    state: Any,
+    state: BoardState,
     outcome: tuple[str, int, Answer] | None,
     configs: Sequence[dict[str, Any]] | None,
 ) -> GameRecord:
@@ -323,8 +346,7 @@ def _record(
         winner = 1 - forfeit
     scores = [0.5, 0.5] if winner is None else [1.0 if a == winner else 0.0 for a in (0, 1)]
     result = "1/2-1/2" if winner is None else ("1-0" if winner == first else "0-1")
-    names = colour_names(settings.game)
-    disc_counts = getattr(state, "disc_counts", None)
+    names = referee.game.spec.sides
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "boardzoo_version": boardzoo.__version__,
@@ -344,7 +366,7 @@ def _record(
         "result": result,
         "scores": scores,
         "winner": winner,
-        "discs": list(disc_counts()) if callable(disc_counts) else None,
+        "discs": list(state.disc_counts()),
         "reason": reason,
         "forfeit": forfeit,
         "error": error,
@@ -642,7 +664,7 @@ def settings_of(record: GameRecord) -> MatchSettings:
     """The match settings a record was played under."""
     return MatchSettings(
         game=record["game"],
-        board_size=record["board_size"],
+        options=record_options(record),
         agents=tuple(record["agents"]),  # type: ignore[arg-type]
         seed=record["match_seed"],
         time_limit=record["time_limit"],
@@ -692,7 +714,7 @@ def play_match(
     agents: Sequence[str | Agent],
     games: int = 10,
     seed: int = 0,
-    board_size: int = 8,
+    board_size: int | None = None,
     time_limit: float | None = 60.0,
     workers: int = 1,
     out: str | os.PathLike[str] | None = None,
@@ -700,6 +722,7 @@ def play_match(
     progress: bool = True,
     pair_openings: bool = False,
     *,
+    options: Mapping[str, int] | None = None,
     opening_plies: int | None = None,
     isolate: bool = True,
     setup_timeout: float = SETUP_TIMEOUT,
@@ -707,14 +730,15 @@ def play_match(
     """Play a match of ``games`` games between two agents under tournament rules.
 
     Args:
-        game: ``"reversi"`` or ``"tictactoe"``.
+        game: a catalog game (``"reversi"``, ``"tictactoe"``, ``"connect_four"``, ...).
         agents: two agent specs (``"mcts:simulations=1000"``, ``"greedy"``; see
             :func:`~boardzoo.agents.make_agent`). Specs are required for process isolation;
             :class:`~boardzoo.agents.Agent` objects are accepted for in-process use (they are
             ``reset()`` before each game, not rebuilt, so only ``workers=1`` is allowed).
         games: how many games.
         seed: the match seed (game ``i`` is seeded from ``(seed, i)``).
-        board_size: Reversi's board size (4, 6, 8); ignored for TicTacToe.
+        board_size: shorthand for ``options={"board_size": board_size}``, for games with that
+            option (Reversi: 4, 6, 8); an error for the others.
         time_limit: seconds allowed per move (a slower move loses); ``None`` for no limit.
         workers: games played at once (each with its own two agent processes).
         out: JSONL file to append each finished game to; ``None`` keeps records in memory.
@@ -728,6 +752,8 @@ def play_match(
         isolate: run spec agents in their own processes (``False``: in this process, faster to
             start but a hanging agent hangs the match).
         setup_timeout: seconds to start an agent's process and build the agent.
+        options: the game's options (``{"board_size": 6}``); those not given take the game's
+            defaults, and the record holds them all.
 
     Returns:
         A :class:`MatchResult` over games ``0 .. games - 1`` (resumed ones included).
@@ -743,7 +769,13 @@ def play_match(
     if isinstance(agents, str):
         raise ValueError("agents must be a pair of specs, e.g. ('mcts', 'greedy'), not one string")
     settings = make_settings(
-        game, agents, seed, board_size, time_limit, opening_plies, pair_openings
+        game,
+        agents,
+        seed,
+        match_options(game, options, board_size),
+        time_limit,
+        opening_plies,
+        pair_openings,
     )
     agents = tuple(a.strip() if isinstance(a, str) else a for a in agents)
     if any(not isinstance(a, str) for a in agents):

@@ -189,7 +189,7 @@ def _error_answer(error: BaseException, seconds: float) -> Answer:
 
 def _move_answer(action: object, seconds: float) -> Answer:
     try:
-        index = operator.index(action)  # type: ignore[call-overload]
+        index = operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         return Answer("move", action=None, seconds=seconds, text=repr(action)[:200])
     return Answer("move", action=int(index), seconds=seconds)

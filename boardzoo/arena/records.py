@@ -2,8 +2,8 @@
 
 A record written by the arena holds everything needed to replay, audit and re-score a game::
 
-    {"format": 1, "boardzoo_version": "0.1.0", "timestamp": "2024-05-01T12:00:00+00:00",
-     "game": "reversi", "board_size": 8, "agents": ["mcts:simulations=50", "greedy"],
+    {"format": 2, "boardzoo_version": "0.1.0", "timestamp": "2024-05-01T12:00:00+00:00",
+     "game": "reversi", "options": {"board_size": 8}, "agents": ["mcts:simulations=50", "greedy"],
      "agent_configs": [{"name": "mcts", "class": "...", "options": {...}}, ...],
      "match_seed": 0, "game_index": 3, "seed": 8731..., "agent_seeds": [..., ...],
      "time_limit": 60.0, "opening_plies": 0, "pair_openings": false,
@@ -14,12 +14,19 @@ A record written by the arena holds everything needed to replay, audit and re-sc
      "result": "1-0", "scores": [0.0, 1.0], "winner": 1, "discs": [40, 24],
      "reason": "normal", "forfeit": null, "error": null, "traceback": null}
 
+``game`` is a catalog name and ``options`` every option of that game (``{}`` for games without
+options); :func:`record_game` turns the two into the :class:`~boardzoo.games.spec.Game`.
 ``agents``, ``scores``, ``winner``, ``forfeit`` and ``illegal_attempts[].agent`` use the match's
-agent order; ``first`` is the agent that moved first (``colours`` names each agent's side) and
-``result`` is written from the first player's side, as in PGN. ``move_times`` holds the seconds
-the arena waited for each move and ``move_agents`` the agent who made it (both ``null`` for
-the random opening plies). Tournament records add
-``tournament_seed``.
+agent order; ``first`` is the agent that moved first (``colours`` names each agent's side, from
+the game's ``sides``) and ``result`` is written from the first player's side, as in PGN.
+``move_names`` come from :meth:`Game.action_name <boardzoo.games.spec.Game.action_name>`;
+``discs`` counts each player's pieces on the final board (player 0 first). ``move_times`` holds
+the seconds the arena waited for each move and ``move_agents`` the agent who made it (both
+``null`` for the random opening plies). Tournament records add ``tournament_seed``.
+
+Format 1 (before game options) wrote ``"board_size": N`` instead of ``"options"``; such records
+are still read: :func:`record_options` gives ``{"board_size": N}`` for a game that has that option
+(Reversi) and ``{}`` for the others (TicTacToe's records said ``"board_size": 3``).
 
 Files are read as JSON only: no pickle, no eval. :func:`read_records` needs only ``game`` and
 ``moves`` on each line (enough to replay a game; moves may be action numbers or names such as
@@ -34,7 +41,14 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from boardzoo.games.catalog import get_game
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from boardzoo.games.spec import Game
 
 __all__ = [
     "RECORD_FORMAT",
@@ -45,11 +59,14 @@ __all__ = [
     "RecordWriter",
     "open_records",
     "read_records",
+    "record_game",
+    "record_options",
     "scan_records",
     "without_timing",
 ]
 
-RECORD_FORMAT = 1
+# 2: "options" (every option of the game) replaced format 1's "board_size".
+RECORD_FORMAT = 2
 # Fields that differ between two runs of the same match (wall-clock measurements).
 TIMING_FIELDS = ("timestamp", "move_times")
 
@@ -79,7 +96,8 @@ class GameRecord(TypedDict, total=False):
     boardzoo_version: str
     timestamp: str
     game: str
-    board_size: int
+    options: dict[str, int]
+    board_size: int  # format 1 only (see record_options)
     agents: list[str]
     agent_configs: list[dict[str, Any]]
     match_seed: int
@@ -125,7 +143,45 @@ def _parse_line(text: str, where: str) -> GameRecord:
         isinstance(m, (int, str)) and not isinstance(m, bool) for m in moves
     ):
         raise RecordError(f"{where}: 'moves' must be a list of actions (integers or names)")
+    options = record.get("options", {})
+    if not isinstance(options, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in options.values()
+    ):
+        raise RecordError(f"{where}: 'options' must map option names to integers, got {options!r}")
     return record  # type: ignore[return-value]
+
+
+def record_options(record: Mapping[str, Any]) -> dict[str, int]:
+    """The game options a record was played with, whatever its format.
+
+    A record of the current format has them in ``"options"``. A format-1 record has only
+    ``"board_size"``: it becomes ``{"board_size": N}`` when the record's game has that option,
+    and ``{}`` otherwise (TicTacToe's format-1 records said ``"board_size": 3``). The values are
+    not checked here (:func:`record_game` checks them).
+    """
+    if "options" in record:
+        return dict(record["options"])
+    if "board_size" in record:
+        spec = get_game(record["game"])
+        if any(option.name == "board_size" for option in spec.options):
+            return {"board_size": record["board_size"]}
+    return {}
+
+
+def record_game(record: Mapping[str, Any]) -> Game:
+    """The game a record was played in: its catalog game with its options (any format).
+
+    Raises:
+        RecordError: the record names no game, an unknown game, or options that game does not
+            have or allow.
+    """
+    name = record.get("game")
+    if not isinstance(name, str):
+        raise RecordError(f"a record needs a 'game' name, got {name!r}")
+    try:
+        return get_game(name).make(**record_options(record))
+    except ValueError as error:
+        raise RecordError(f"record of game {name!r}: {error}") from None
 
 
 def read_records(

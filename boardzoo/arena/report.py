@@ -10,17 +10,17 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boardzoo.arena.match import (
     FORFEIT_REASONS,
     AgentStats,
     MatchResult,
     MatchSettings,
-    colour_names,
 )
 from boardzoo.arena.ratings import ELO_CLIP
 from boardzoo.arena.records import GameRecord
+from boardzoo.games.catalog import get_game
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -71,10 +71,6 @@ def _limit(settings: MatchSettings) -> str:
     return "no time limit" if settings.time_limit is None else f"{settings.time_limit:g} s per move"
 
 
-def _game_title(game: str, board_size: int) -> str:
-    return f"{game} {board_size}x{board_size}" if game == "reversi" else game
-
-
 def format_table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool = False
 ) -> str:
@@ -119,7 +115,7 @@ def format_table(
 
 
 def _match_rows(result: MatchResult) -> tuple[list[str], list[list[str]]]:
-    first, second = colour_names(result.settings.game)
+    first, second = get_game(result.settings.game).sides
     headers = [
         "agent",
         "games",
@@ -158,7 +154,7 @@ def _match_rows(result: MatchResult) -> tuple[list[str], list[list[str]]]:
 def _match_title(result: MatchResult) -> str:
     s = result.settings
     return (
-        f"{_game_title(s.game, s.board_size)}: {result.agents[0]} vs {result.agents[1]}, "
+        f"{s.make_game().label}: {result.agents[0]} vs {result.agents[1]}, "
         f"{result.games} games, seed {s.seed}, {_limit(s)}"
     )
 
@@ -278,7 +274,7 @@ def _crosstable(result: TournamentResult) -> tuple[list[str], list[list[str]]]:
 def _tournament_title(result: TournamentResult) -> str:
     limit = "no time limit" if result.time_limit is None else f"{result.time_limit:g} s per move"
     return (
-        f"{_game_title(result.game, result.board_size)} round robin: {len(result.agents)} agents, "
+        f"{result.make_game().label} round robin: {len(result.agents)} agents, "
         f"{result.games_per_pair} games per pair, seed {result.seed}, {limit}"
     )
 
@@ -419,6 +415,9 @@ def plot_ratings(result: TournamentResult, path: str | os.PathLike[str]) -> None
 # --- progress -----------------------------------------------------------------------------------
 
 
+_P = TypeVar("_P", bound="_Progress")
+
+
 class _Progress:
     """A rich progress bar on stderr, or nothing when disabled or stderr is not a terminal."""
 
@@ -449,7 +448,7 @@ class _Progress:
             )
             self._task = self._progress.add_task(describe(), total=total, completed=completed)
 
-    def __enter__(self) -> _Progress:
+    def __enter__(self: _P) -> _P:
         if self._progress is not None:
             self._progress.start()
         return self

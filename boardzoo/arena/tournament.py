@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,12 +27,15 @@ from boardzoo.arena.match import (
     MatchSettings,
     derive_seed,
     make_settings,
+    match_options,
     open_records,
     run_games,
 )
 from boardzoo.arena.players import SETUP_TIMEOUT, agent_config, agent_label
 from boardzoo.arena.ratings import EloFit, fit_elo
 from boardzoo.arena.records import GameRecord, RecordWriter
+from boardzoo.games.catalog import make_game
+from boardzoo.games.spec import Game
 
 __all__ = ["TOURNAMENT_FILES", "TournamentResult", "pair_seed", "round_robin", "tournament"]
 
@@ -52,7 +55,7 @@ def round_robin(agents: Sequence[str]) -> list[tuple[str, str]]:
     agents added at the end of the list only add pairs at the end; every other pair is swapped,
     so that with an odd number of games per pair no agent gets all the extra first moves.
     """
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for j in range(1, len(agents)):
         for i in range(j):
             pairs.append((agents[i], agents[j]) if len(pairs) % 2 == 0 else (agents[j], agents[i]))
@@ -71,8 +74,8 @@ class TournamentResult:
     """The outcome of a round robin.
 
     Attributes:
-        game: the game played.
-        board_size: its board size.
+        game: the game played (its catalog name).
+        options: every option of the game with its value.
         agents: the agents' labels (specs), as given.
         games_per_pair: games each pair plays.
         seed: the tournament seed.
@@ -86,7 +89,7 @@ class TournamentResult:
     """
 
     game: str
-    board_size: int
+    options: Mapping[str, int]
     agents: tuple[str, ...]
     games_per_pair: int
     seed: int
@@ -97,6 +100,10 @@ class TournamentResult:
     elo: EloFit | None
     out_dir: Path | None = None
     files: dict[str, Path] | None = None
+
+    def make_game(self) -> Game:
+        """The game played, with its options."""
+        return make_game(self.game, **self.options)
 
     def standings(self) -> list[str]:
         """The agents from the best rating to the worst (by points without ratings)."""
@@ -110,7 +117,7 @@ def tournament(
     agents: Sequence[str],
     games_per_pair: int = 10,
     seed: int = 0,
-    board_size: int = 8,
+    board_size: int | None = None,
     time_limit: float | None = 60.0,
     workers: int = 1,
     out_dir: str | os.PathLike[str] | None = None,
@@ -118,6 +125,7 @@ def tournament(
     progress: bool = True,
     pair_openings: bool = False,
     *,
+    options: Mapping[str, int] | None = None,
     opening_plies: int | None = None,
     anchor: str | None = None,
     isolate: bool = True,
@@ -126,11 +134,12 @@ def tournament(
     """Play a round robin between ``agents`` and rate them.
 
     Args:
-        game: ``"reversi"`` or ``"tictactoe"``.
+        game: a catalog game (``"reversi"``, ``"tictactoe"``, ``"connect_four"``, ...).
         agents: two or more distinct agent specs.
         games_per_pair: games each pair plays (even numbers balance colours exactly).
         seed: the tournament seed.
-        board_size: Reversi's board size (4, 6, 8).
+        board_size: shorthand for ``options={"board_size": board_size}``, for games with that
+            option (Reversi: 4, 6, 8); an error for the others.
         time_limit: seconds per move (a slower move loses); ``None`` for no limit.
         workers: games played at once, across pairs.
         out_dir: folder for ``games.jsonl`` and the ratings files; ``None``: write nothing.
@@ -143,6 +152,7 @@ def tournament(
         anchor: the agent rated ``0`` (default: the first).
         isolate: run the agents in their own processes.
         setup_timeout: seconds to start an agent's process and build the agent.
+        options: the game's options (``{"board_size": 6}``; the others at their defaults).
 
     Returns:
         A :class:`TournamentResult`.
@@ -154,6 +164,7 @@ def tournament(
     """
     if isinstance(agents, str) or any(not isinstance(a, str) for a in agents):
         raise TypeError("a tournament takes a list of agent specs (strings)")
+    chosen = match_options(game, options, board_size)
     labels = [agent_label(a) for a in agents]
     if len(labels) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {labels}")
@@ -175,7 +186,7 @@ def tournament(
             game,
             pair,
             pair_seed(seed, pair),
-            board_size,
+            chosen,
             time_limit,
             opening_plies,
             pair_openings,
@@ -282,7 +293,7 @@ def summarize_tournament(
     some = next(iter(settings.values()))
     return TournamentResult(
         game=some.game,
-        board_size=some.board_size,
+        options=dict(some.options),
         agents=tuple(agents),
         games_per_pair=games_per_pair,
         seed=some.tournament_seed if some.tournament_seed is not None else 0,
