@@ -6,22 +6,28 @@
     boardzoo arena reversi mcts:simulations=1000 greedy --games 200 --workers 2 --out runs/m1.jsonl
     boardzoo tournament reversi random greedy alphabeta:depth=4 --games 50 --out runs/t1
     boardzoo replay runs/m1.jsonl --game 3 [--gif game3.gif]
+    boardzoo agents [mcts]                                             # agents and their options
     boardzoo bench
     boardzoo demo --game connect_four                                  # a random game as text
+    boardzoo --version
 
 The games, their sides (``play``'s ``--black``/``--white``, ``--x``/``--o``, ``--red``/``--yellow``)
 and their options (``--size``: the ``board_size`` option, where a game has one) all come from the
 catalog (:mod:`boardzoo.games.catalog`). A mistake in the arguments (an unknown game or agent, a
 bad value, an unreadable file) prints one line naming it and exits with status 2; it never shows a
-traceback.
+traceback (``BOARDZOO_DEBUG=1`` shows it). Every agent spec is built once before anything starts,
+so a bad value fails at once rather than as forfeited games.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from boardzoo.games.catalog import GAME_NAMES, all_games, get_game
@@ -31,8 +37,30 @@ from boardzoo.games.spec import GameSpec
 DEFAULT_PLAYERS = ("human", "mcts:time_limit=1")
 
 
+# Where ``arena`` and ``tournament`` write when no ``--out`` is given.
+RUNS_DIR = Path("runs")
+
+
 class UserError(Exception):
     """A mistake of the user's: reported in one line, exit status 2."""
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help text that shows each option's default (where it has a meaningful one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" in text
+            or "default" in text
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
 
 
 def side_flag(side: str) -> str:
@@ -71,31 +99,56 @@ def _add_size(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         choices=_board_sizes(),
-        help=f"board size, for games with a board_size option ({', '.join(games)}); "
-        "default: the game's",
+        help=f"board size, for games with a board_size option ({', '.join(games)}) "
+        "(default: the game's own, 8 for reversi)",
     )
 
 
 def _add_match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="games (per pair in a tournament)")
-    parser.add_argument("--workers", type=int, default=1, help="games played in parallel")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="games played in parallel (two processes each)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="match seed: same seed, same games")
     _add_size(parser)
     parser.add_argument(
-        "--time-limit", type=float, default=60.0, help="seconds per move; slower loses (default 60)"
+        "--time-limit", type=float, default=60.0, help="seconds per move; a slower move loses"
     )
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted run")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run: play only the games missing from --out",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (default: shown on a terminal)"
+    )
+
+
+def _version() -> str:
+    from boardzoo import __version__
+
+    return f"boardzoo {__version__}"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="boardzoo", description="Board games, MCTS agents and matches between them."
+        prog="boardzoo",
+        description="Board games, MCTS agents and matches between them.",
+        epilog="Agent specs: NAME[:KEY=VALUE,...], e.g. mcts:simulations=1000,c=1.4 or "
+        "alphabeta:depth=4; `boardzoo agents` lists every agent and its options.",
+        formatter_class=_HelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play a game against the AI (or watch two agents)")
-    play.add_argument("game", choices=GAME_NAMES)
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, help=summary, description=summary[0].upper() + summary[1:] + ".",
+            formatter_class=_HelpFormatter,
+        )  # fmt: skip
+
+    play = command("play", "play a game against the AI (or watch two agents)")
+    play.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
     play.add_argument(
         "--first",
         metavar="SPEC",
@@ -112,43 +165,84 @@ def build_parser() -> argparse.ArgumentParser:
             side_flag(side),
             dest=_side_dest(side),
             metavar="SPEC",
-            help=f"the {side} player in {', '.join(games)}",
+            help=f"the {side} player in {', '.join(games)} (same as --first/--second)",
         )
-    play.add_argument("--ui", choices=["window", "text"], default="window")
-    _add_size(play)
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--analysis", action="store_true", help="show the AI's analysis (window)")
-
-    arena = commands.add_parser("arena", help="a match between two agents")
-    arena.add_argument("game", choices=GAME_NAMES)
-    arena.add_argument(
-        "agents", nargs=2, metavar="SPEC", help="agent specs, e.g. mcts:simulations=100"
+    play.add_argument(
+        "--ui",
+        choices=["window", "text"],
+        default="window",
+        help="a pygame window, or the terminal; without a display the terminal is used",
     )
-    arena.add_argument("--out", required=True, help="JSONL file of game records")
+    _add_size(play)
+    play.add_argument(
+        "--seed", type=int, default=None, help="seed of the AI players (default: a random one)"
+    )
+    play.add_argument(
+        "--analysis", action="store_true", help="show the AI's analysis (window only)"
+    )
+
+    arena = command("arena", "a match between two agents")
+    arena.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
+    arena.add_argument(
+        "agents", nargs=2, metavar="SPEC", help="two agent specs, e.g. mcts:simulations=100 greedy"
+    )
+    arena.add_argument(
+        "--out",
+        help=f"JSONL file of game records (default: a new file under {RUNS_DIR}/, named after "
+        "the game and agents)",
+    )
     _add_match_options(arena)
 
-    tournament = commands.add_parser("tournament", help="a round robin with Elo ratings")
-    tournament.add_argument("game", choices=GAME_NAMES)
-    tournament.add_argument("agents", nargs="+", metavar="SPEC")
-    tournament.add_argument("--out", required=True, help="folder for records, tables and plot")
+    tournament = command("tournament", "a round robin with Elo ratings")
+    tournament.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
+    tournament.add_argument("agents", nargs="+", metavar="SPEC", help="two or more agent specs")
+    tournament.add_argument(
+        "--out",
+        help=f"folder for records, tables and plot (default: a new folder under {RUNS_DIR}/)",
+    )
     _add_match_options(tournament)
 
-    replay = commands.add_parser("replay", help="replay a recorded game, or write it as a GIF")
+    replay = command("replay", "replay a recorded game, or write it as a GIF")
     replay.add_argument("records", help="JSONL file written by arena or tournament")
     replay.add_argument(
-        "--game", type=int, default=0, help="which game: its line in the file, 0 for the first"
+        "--game",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the game with index N in the file (as the arena numbers them: 0, 1, ...) "
+        "(default: the file's first game)",
     )
-    replay.add_argument("--gif", help="write an animated GIF here instead of showing the game")
-    replay.add_argument("--ui", choices=["window", "text"], default="window")
+    replay.add_argument(
+        "--match",
+        type=int,
+        default=None,
+        metavar="K",
+        help="for a tournament's games.jsonl: the K-th pairing in the file (1, 2, ...) "
+        "(default: the only one holding the game)",
+    )
+    replay.add_argument(
+        "--gif", metavar="FILE.gif", help="write an animated GIF instead of showing the game"
+    )
+    replay.add_argument(
+        "--ui",
+        choices=["window", "text"],
+        default="window",
+        help="a pygame window, or the terminal",
+    )
     replay.add_argument("--delay", type=float, default=0.8, help="seconds per move")
 
-    bench = commands.add_parser("bench", help="print the speed figures")
+    agents = command("agents", "list the agents and their options")
+    agents.add_argument(
+        "name", nargs="?", help="an agent's name: show its options in full (default: all agents)"
+    )
+
+    bench = command("bench", "print the speed figures")
     bench.add_argument("--quick", action="store_true", help="smaller counts")
 
-    demo = commands.add_parser("demo", help="a game between random players, printed as text")
-    demo.add_argument("--game", choices=GAME_NAMES, default="reversi")
+    demo = command("demo", "a game between random players, printed as text")
+    demo.add_argument("--game", choices=GAME_NAMES, default="reversi", help="the game")
     _add_size(demo)
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--seed", type=int, default=0, help="seed of the random players")
     demo.add_argument("--quiet", action="store_true", help="print the final position only")
     return parser
 
@@ -191,24 +285,27 @@ def _options(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _check_specs(specs: Sequence[str]) -> None:
-    """Parse every agent spec up front, so that a typo fails before any game starts."""
-    from boardzoo.agents.registry import parse_spec
+    """Build every agent spec once, so that a mistake fails before any game starts."""
+    from boardzoo.agents.registry import check_spec
 
     for spec in specs:
         if spec != "human":
-            parse_spec(spec)
+            check_spec(spec)
 
 
 def _match_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options ``arena`` and ``tournament`` share, checked before any game starts."""
-    _check_specs(args.agents)
     for name in ("games", "workers", "time_limit"):
         if getattr(args, name) <= 0:
             flag = "--" + name.replace("_", "-")
             raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
+    if args.resume and args.out is None:
+        raise UserError("--resume continues a run: give its --out too")
+    options = _options(args)
+    _check_specs(args.agents)
     return {
         "seed": args.seed,
-        "options": _options(args),
+        "options": options,
         "time_limit": args.time_limit,
         "workers": args.workers,
         "resume": args.resume,
@@ -216,27 +313,61 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _slug(text: str) -> str:
+    """``text`` as a file-name part: letters, digits and ``._=-``, the rest ``_``."""
+    return re.sub(r"[^A-Za-z0-9._=-]+", "_", text).strip("_") or "agent"
+
+
+def _new_path(stem: str, suffix: str) -> Path:
+    """``runs/<stem><suffix>``, or ``runs/<stem>-2<suffix>``, ... : the first that is free."""
+    path = RUNS_DIR / f"{stem}{suffix}"
+    number = 2
+    while path.exists():
+        path = RUNS_DIR / f"{stem}-{number}{suffix}"
+        number += 1
+    return path
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     players = _players(args)
     options = _options(args)
     _check_specs(players)
-    if args.ui == "text":
+    ui = args.ui
+    if ui == "window":
+        from boardzoo.ui import display_problem
+
+        problem = display_problem()
+        if problem is not None:
+            print(f"boardzoo play: {problem}; playing in the terminal (--ui text)", file=sys.stderr)
+            ui = "text"
+    if ui == "text":
         from boardzoo.ui import run_text_ui
 
         run_text_ui(args.game, players, options=options, seed=args.seed)
     else:
-        from boardzoo.ui import run_gui
+        from boardzoo.ui import NoDisplayError, run_gui, run_text_ui
 
-        run_gui(args.game, players, options=options, seed=args.seed, analysis=args.analysis)
+        try:
+            run_gui(args.game, players, options=options, seed=args.seed, analysis=args.analysis)
+        except NoDisplayError as error:  # a display that is set but cannot be used
+            print(
+                f"boardzoo play: {error.reason}; playing in the terminal (--ui text)",
+                file=sys.stderr,
+            )
+            run_text_ui(args.game, players, options=options, seed=args.seed)
     return 0
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from boardzoo.arena import play_match, render_match
 
-    result = play_match(
-        args.game, tuple(args.agents), games=args.games, out=args.out, **_match_options(args)
-    )
+    settings = _match_options(args)
+    out = args.out
+    if out is None:
+        out = _new_path(f"{args.game}-{_slug(args.agents[0])}-vs-{_slug(args.agents[1])}", ".jsonl")
+        out.parent.mkdir(parents=True, exist_ok=True)
+    print(f"boardzoo arena: writing the games to {out}", file=sys.stderr)
+    result = play_match(args.game, tuple(args.agents), games=args.games, out=out, **settings)
     print(render_match(result))
     return 0
 
@@ -246,29 +377,101 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     if len(args.agents) < 2:
         raise UserError("a tournament needs at least two agents")
-    result = tournament(
-        args.game, args.agents, games_per_pair=args.games, out_dir=args.out,
-        **_match_options(args),
-    )  # fmt: skip
+    settings = _match_options(args)
+    out = args.out if args.out is not None else _new_path(f"tournament-{args.game}", "")
+    print(f"boardzoo tournament: writing records, tables and plot to {out}/", file=sys.stderr)
+    result = tournament(args.game, args.agents, games_per_pair=args.games, out_dir=out, **settings)
     print(render_tournament(result))
+    print(f"records, tables and plot: {out}/")
     return 0
+
+
+def _pick_game(records: Sequence[Any], path: str, index: int | None, match: int | None) -> Any:
+    """The record ``replay`` shows: game index ``index`` (of pairing ``match`` in a tournament)."""
+    if not records:
+        raise UserError(f"{path} holds no games yet")
+    pairings: list[tuple[str, ...]] = []
+    for record in records:
+        agents = tuple(record.get("agents") or ())
+        if agents not in pairings:
+            pairings.append(agents)
+    if match is not None:
+        if not 1 <= match <= len(pairings):
+            raise UserError(
+                f"--match {match} is not in {path}: it holds "
+                + (
+                    "one pairing (--match 1)"
+                    if len(pairings) == 1
+                    else f"--match 1..{len(pairings)}"
+                )
+            )
+        records = [r for r in records if tuple(r.get("agents") or ()) == pairings[match - 1]]
+    if index is None:
+        return records[0]
+    if not any("game_index" in r for r in records):  # hand-written records: numbered in order
+        records = [{**r, "game_index": number} for number, r in enumerate(records)]
+    found = [r for r in records if r.get("game_index") == index]
+    if not found:
+        held = sorted({r["game_index"] for r in records if isinstance(r.get("game_index"), int)})
+        raise UserError(f"--game {index} is not in {path}: it holds games {_ranges(held)}")
+    if len(found) > 1 and match is None:
+        choices = "; ".join(
+            f"--match {pairings.index(tuple(r.get('agents') or ())) + 1}: "
+            + " vs ".join(r.get("agents") or ())
+            for r in found
+        )
+        raise UserError(f"{path} holds {len(found)} games numbered {index}; choose one: {choices}")
+    return found[0]
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """``[0, 1, 2, 5, 7, 8]`` as ``"0-2, 5, 7-8"``."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs) or "none"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from boardzoo.arena import read_records
     from boardzoo.ui import replay_game, write_gif
 
-    records = read_records(args.records)
-    if not 0 <= args.game < len(records):
-        raise UserError(
-            f"--game {args.game} is not in {args.records}: it holds games 0..{len(records) - 1}"
-        )
-    record = records[args.game]
+    if args.gif is not None and not args.gif.lower().endswith(".gif"):
+        raise UserError(f"--gif {args.gif}: the file name must end in .gif")
+    if args.delay < 0:
+        raise UserError(f"--delay must be >= 0 seconds, got {args.delay}")
+    notes: list[str] = []
+    records = read_records(args.records, require_games=True, notes=notes)
+    for note in notes:
+        print(f"boardzoo replay: warning: {note}", file=sys.stderr)
+    record = _pick_game(records, args.records, args.game, args.match)
     if args.gif:
         write_gif(record, args.gif)
         print(f"wrote {args.gif}")
-    else:
-        replay_game(record, ui=args.ui, delay=args.delay)
+        return 0
+    from boardzoo.ui import NoDisplayError, display_problem
+
+    problem = display_problem() if args.ui == "window" else None
+    if problem is None:
+        try:
+            replay_game(record, ui=args.ui, delay=args.delay)
+            return 0
+        except NoDisplayError as error:  # a display that is set but cannot be used
+            problem = error.reason
+    game = "" if args.game is None else f" --game {args.game}"
+    raise UserError(
+        f"{problem}: write the game as a GIF (boardzoo replay {args.records}{game} "
+        f"--gif game.gif) or replay it in the terminal (--ui text)"
+    )
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from boardzoo.agents.registry import format_agents
+
+    print(format_agents(args.name))
     return 0
 
 
@@ -291,9 +494,27 @@ COMMANDS = {
     "arena": cmd_arena,
     "tournament": cmd_tournament,
     "replay": cmd_replay,
+    "agents": cmd_agents,
     "bench": cmd_bench,
     "demo": cmd_demo,
 }
+
+
+def os_error_text(error: OSError) -> str:
+    """An ``OSError`` in plain words: ``cannot write runs/x.jsonl: permission denied``."""
+    reasons = {
+        errno.ENOENT: "no such file or folder",
+        errno.EACCES: "permission denied",
+        errno.EISDIR: "it is a folder",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.ENOSPC: "no space left on the disk",
+        errno.EEXIST: "it already exists",
+    }
+    reason = reasons.get(error.errno or -1, (error.strerror or "").lower())
+    if error.filename is None:
+        text = str(error.args[0]) if error.args and error.errno is None else reason
+        return text or type(error).__name__
+    return f"cannot use {error.filename}: {reason or 'the system refused'}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -310,7 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # missing and unreadable files. BOARDZOO_DEBUG=1 shows the traceback instead.
         if os.environ.get("BOARDZOO_DEBUG"):
             raise
-        print(f"boardzoo {args.command}: error: {error}", file=sys.stderr)
+        text = os_error_text(error) if isinstance(error, OSError) else str(error)
+        print(f"boardzoo {args.command}: error: {text.splitlines()[0]}", file=sys.stderr)
         return 2
 
 

@@ -14,7 +14,7 @@ import re
 import time
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -160,6 +160,28 @@ class ArenaExperimentArgs:
     out: str = arg("runs", "folder that receives the run folder")
     resume_folder: str = arg("", "continue the run in this folder instead of starting one")
     quick: bool = arg(False, "a smoke run (see the script's docstring)")
+
+
+def check_specs(flag: str, specs: Iterable[str]) -> None:
+    """Build every agent spec once (:func:`~boardzoo.agents.registry.check_spec`), before any run
+    folder, file or game: a bad one stops the script with a one-line message.
+
+    Args:
+        flag: the option the specs come from (``"--opponents"``), named in the message.
+        specs: the agent specs.
+
+    Raises:
+        SystemExit: a spec names an unknown agent or key, a value its agent refuses or a file
+            that does not exist; the message names the flag, the key, the value and what is
+            allowed.
+    """
+    from boardzoo.agents.registry import check_spec
+
+    for spec in specs:
+        try:
+            check_spec(spec)
+        except (ValueError, OSError) as error:  # AgentSpecError, or a file the agent needs
+            raise SystemExit(f"{flag}: {error}") from None
 
 
 def seed_everything(seed: int) -> None:
@@ -319,7 +341,7 @@ def model_paths(models: tuple[str, ...], quick: bool) -> dict[str, str]:
 
 
 def quick_model(
-    game: str, options: Mapping[str, int], folder: Path, seed: int, steps: int = 2048
+    game: str, options: Mapping[str, int], folder: Path, seed: int, steps: int = 512
 ) -> Path:
     """Train a tiny MaskablePPO model against the random player into ``folder/quick_model.zip``
     (for ``--quick`` runs without a model), on ``game`` with ``options``."""
@@ -343,13 +365,15 @@ def quick_model(
 def start_model_experiment(
     args: Any, experiment: str, entries: tuple[str, ...]
 ) -> tuple[Path, dict[str, str]]:
-    """Check the game and the model entries, seed, open the run folder; ``(folder, models)``.
+    """Check the game and the model entries (each model loaded once), seed, open the run folder;
+    ``(folder, models)``.
 
     Without entries in quick mode, the models are one tiny MaskablePPO model trained into the
     folder (:func:`quick_model`), labelled ``quick_ppo``.
     """
     options = game_options(args)
     models = model_paths(entries, args.quick)
+    check_specs("--models", (f"sb3:path={path}" for path in models.values()))
     seed_everything(args.seed)
     folder = experiment_folder(args, experiment)
     if not models:

@@ -31,6 +31,7 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    check_specs,
     game_options,
     parse_args,
     resolve_game,
@@ -76,11 +77,9 @@ def main(argv: list[str] | None = None) -> Path:
         args = Args(**{**asdict(args), "agents": ("random", "greedy", "mcts:simulations=20"),
                        "games": 2, "puct_simulations": 10})  # fmt: skip
     args = resolve_game(args, board_size=6 if args.quick else None)
-    from boardzoo.agents.registry import parse_spec
     from boardzoo.arena import render_tournament, tournament
 
-    for spec in args.agents:
-        parse_spec(spec)
+    check_specs("--agents", args.agents)
     folder, models = start_model_experiment(args, "ladder", args.models)
     field = [*args.agents, *model_agents(args, models, folder)]
     os.chdir(folder)  # the agents (in their own processes too) find the models here

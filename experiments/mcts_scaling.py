@@ -23,6 +23,7 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    check_specs,
     experiment_folder,
     game_label,
     markdown_table,
@@ -55,10 +56,8 @@ def main(argv: list[str] | None = None) -> Path:
         args = Args(**{**asdict(args), "simulations": (10, 200), "seconds": (0.01,),
                        "opponents": ("random", "greedy"), "games": 4})  # fmt: skip
     args = resolve_game(args, board_size=6 if args.quick else None)
-    from boardzoo.agents.registry import parse_spec
-
-    for spec in args.opponents:
-        parse_spec(spec)
+    check_specs("--opponents", args.opponents)
+    check_specs("--simulations/--seconds", (spec for spec, _, _ in budgets(args)))
     seed_everything(args.seed)
     folder = experiment_folder(args, "mcts_scaling")
     rows = []

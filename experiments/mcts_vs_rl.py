@@ -22,6 +22,7 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    check_specs,
     game_label,
     parse_args,
     play_point,
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> Path:
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 100), "games": 4})
     args = resolve_game(args)
+    check_specs("--simulations", (f"mcts:simulations={n}" for n in args.simulations))
     folder, models = start_model_experiment(args, "mcts_vs_rl", args.models)
     series: dict[str, list] = {}
     for label, path in models.items():

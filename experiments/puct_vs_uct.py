@@ -20,6 +20,7 @@ from pathlib import Path
 from boardzoo.experiment import (
     ArenaExperimentArgs,
     arg,
+    check_specs,
     game_label,
     parse_args,
     play_point,
@@ -50,6 +51,10 @@ def main(argv: list[str] | None = None) -> Path:
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 50), "games": 4, "value_head": True})
     args = resolve_game(args)
+    check_specs("--simulations", (f"mcts:simulations={n}" for n in args.simulations))
+    if args.model:
+        puct_specs = (f"{puct},simulations=1" for puct in variants(args, args.model).values())
+        check_specs("--model, --c", puct_specs)
     folder, models = start_model_experiment(
         args, "puct_vs_uct", (args.model,) if args.model else ()
     )

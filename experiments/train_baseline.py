@@ -30,6 +30,7 @@ from boardzoo.experiment import (
     BOARD_SIZE_HELP,
     OPTIONS_HELP,
     arg,
+    check_specs,
     game_label,
     game_options,
     parse_args,
@@ -66,15 +67,14 @@ class Args:
 
 
 def check(args: Args) -> Args:
-    from boardzoo.agents.registry import parse_spec
-
     args = resolve_game(args, board_size=DEFAULT_BOARD_SIZE)
     if args.algo not in ALGOS:
         raise SystemExit(f"--algo must be one of {', '.join(ALGOS)}, got {args.algo!r}")
     if args.policy not in ("mlp", "cnn"):
         raise SystemExit(f"--policy must be mlp or cnn, got {args.policy!r}")
-    for spec in (*args.eval_opponents, *([] if args.opponent == "self_play" else [args.opponent])):
-        parse_spec(spec)
+    if args.opponent != "self_play":
+        check_specs("--opponent", [args.opponent])
+    check_specs("--eval-opponents", args.eval_opponents)
     if args.quick:
         return Args(**{**asdict(args), "steps": 3000, "eval_every": 1500, "eval_episodes": 6,
                        "snapshot_every": 1000, "eval_opponents": ("random", "greedy")})  # fmt: skip

@@ -7,6 +7,7 @@ The misbehaving agents live here and are registered (for the duration of this mo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -25,6 +26,9 @@ from boardzoo.arena import (
     RECORD_FORMAT,
     MatchSettingsError,
     RecordError,
+    RecordWarning,
+    find_game,
+    forfeit_lines,
     match_table,
     play_match,
     read_records,
@@ -126,7 +130,41 @@ class IllegalAgent(_Base):
         return illegal[0] if illegal and self.kind == "occupied" else state.num_actions + 5
 
 
+class PickyAgent(_Base):
+    """Refuses a negative ``level`` when built, as the library's agents refuse bad values."""
+
+    def __init__(self, level: int = 0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        if level < 0:
+            raise ValueError(f"level={level} is not allowed: it must be an integer >= 0")
+
+    def act(self, env: Any) -> int:
+        return self.random_move(env)
+
+
+class PreparedAgent(_Base):
+    """Takes ``delay`` seconds to get ready for a game (in ``prepare``), then plays at random;
+    a move asked for before it was prepared for the game being played raises."""
+
+    def __init__(self, delay: float = 0.0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.delay = delay
+        self.prepared_for: Any = None
+
+    def prepare(self, game: Any) -> None:
+        time.sleep(self.delay)
+        self.prepared_for = game
+
+    def act(self, env: Any) -> int:
+        state = env_state(env)
+        if self.prepared_for is not state.game:
+            raise RuntimeError(f"asked to move in {state.game!r}, prepared for {self.prepared_for}")
+        return self.random_move(state)
+
+
 TEST_AGENTS = {
+    "test_picky": "PickyAgent",
+    "test_prepared": "PreparedAgent",
     "test_hang": "HangingAgent",
     "test_raise": "RaisingAgent",
     "test_crash": "CrashingAgent",
@@ -271,6 +309,8 @@ def test_same_seed_same_records_with_one_or_two_workers(tmp_path):
     kwargs = {"games": 4, "board_size": 6, "time_limit": FAST, "progress": False, "seed": 7}
     one = play_match("reversi", agents, workers=1, out=tmp_path / "one.jsonl", **kwargs)
     two = play_match("reversi", agents, workers=2, out=tmp_path / "two.jsonl", **kwargs)
+    # compiling happens in the set-up time (Agent.prepare), never on a move's clock: no forfeit
+    assert [r["reason"] for r in one.records + two.records] == ["normal"] * 8
     assert [without_timing(r) for r in one.records] == [without_timing(r) for r in two.records]
     written = sorted(read_records(tmp_path / "two.jsonl"), key=lambda r: r["game_index"])
     assert [without_timing(r) for r in written] == [without_timing(r) for r in one.records]
@@ -320,8 +360,8 @@ def test_a_killed_run_resumes_with_every_game_exactly_once(tmp_path):
     assert 3 <= len(before) < 10
     with open(out, "a") as file:  # a line cut short by the kill
         file.write('{"game": "tictactoe", "mov')
-    with pytest.raises(RecordError, match=r"line \d+: incomplete last line"):
-        read_records(out)
+    with pytest.warns(RecordWarning, match=rf"line {len(before) + 1}: skipped an incomplete last"):
+        assert read_records(out) == before  # the games written are all there
 
     resumed = play_match("tictactoe", ("test_sleepy:delay=0.05", "random"), out=out, resume=True,
                          **args)  # fmt: skip
@@ -614,3 +654,215 @@ def test_record_game_names_what_is_wrong():
     with pytest.raises(RecordError, match="needs a 'game'"):
         record_game({"moves": []})
     assert record_game({"game": "connect_four", "options": {}, "moves": []}).cols == 7
+
+
+# --- specs checked up front, warm-up before the clock, streaming, forfeit reasons ---------------
+
+
+def _no_games(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a game was started although a spec is bad")
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragments"),
+    [
+        ("test_picky:level=-1", ["level=-1", "integer >= 0"]),
+        ("mcts:simulations=-5", ["simulations", "-5"]),
+    ],
+)
+def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
+    spec, fragments, tmp_path, monkeypatch
+):
+    for module in ("boardzoo.arena.match", "boardzoo.arena.tournament"):
+        monkeypatch.setattr(sys.modules[module], "run_games", _no_games)
+    out = tmp_path / "never.jsonl"
+    with pytest.raises(AgentSpecError) as raised:
+        play_match("tictactoe", ("random", spec), games=2, out=out, progress=False)
+    message = str(raised.value)
+    assert "\n" not in message and all(fragment in message for fragment in fragments)
+    assert not out.exists()
+    folder = tmp_path / "never"
+    with pytest.raises(AgentSpecError, match=fragments[0]):
+        tournament("tictactoe", ["random", "greedy", spec], out_dir=folder, progress=False)
+    assert not folder.exists()
+    monkeypatch.undo()  # the same agent with a good value plays
+    good = spec.replace("-1", "1").replace("-5", "5")
+    result = play_match("tictactoe", ("random", good), games=1, progress=False, isolate=False)
+    assert result.records[0]["reason"] == "normal"
+
+
+@pytest.mark.parametrize("isolate", [True, False])
+def test_agents_are_prepared_for_the_game_before_their_clock_runs(isolate):
+    # getting ready takes longer than a move may: only the set-up time may hold it
+    result = play_match(
+        "reversi", ("test_prepared:delay=3.0", "random"), games=1, board_size=4, time_limit=2.0,
+        progress=False, isolate=isolate,
+    )  # fmt: skip
+    record = result.records[0]
+    assert (record["reason"], record["error"]) == ("normal", None)
+    moves = zip(record["move_times"], record["move_agents"], strict=True)
+    assert max(t for t, a in moves if a == 0) < 2.0
+
+
+def test_games_are_handed_out_as_workers_free_up(monkeypatch):
+    import boardzoo.arena.match
+    from boardzoo.arena.match import GameTask
+    from boardzoo.arena.report import MatchProgress
+
+    built = []
+
+    @dataclasses.dataclass(frozen=True)
+    class CountedTask(GameTask):
+        def __post_init__(self) -> None:
+            built.append(self.index)
+            if len(built) > 1000:  # fail at once rather than build 10**9 games up front
+                raise AssertionError("games are built up front")
+
+    finished = []
+
+    def update(self: MatchProgress, record: dict[str, Any]) -> None:
+        finished.append(record["game_index"])
+        if len(finished) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(boardzoo.arena.match, "GameTask", CountedTask)
+    monkeypatch.setattr(MatchProgress, "update", update)
+    with pytest.raises(KeyboardInterrupt):
+        play_match("tictactoe", ("random", "random"), games=10**9, workers=2, progress=False,
+                   isolate=False)  # fmt: skip
+    assert len(finished) == 3
+    # three games done, at most 2 x 2 workers more taken ahead: nothing built for the others
+    assert 3 < len(built) <= 3 + 2 * 2 + 2
+    assert sorted(built) == list(range(len(built)))
+
+
+def _records_of(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_reports_say_why_games_were_forfeited():
+    base = play_match("tictactoe", ("random", "greedy"), games=5, time_limit=5.0, progress=False,
+                      isolate=False)  # fmt: skip
+    records = [dict(r) for r in base.records]
+    long_text = "ValueError: " + "x" * 300
+    changes = [
+        (1, "error", long_text + "\nsecond line", None),  # greedy (agent 1) forfeits game 0
+        (0, "error", "ValueError: bad move", None),
+        (0, "time", "no move within the time limit of 5 s", 5.3125),
+        (0, "error", "ValueError: bad move", None),
+        (0, "time", "no move within the time limit of 5 s", 6.25),
+    ]
+    for record, (agent, reason, error, waited) in zip(records, changes, strict=True):
+        record.update(reason=reason, forfeit=agent, error=error, forfeit_time=waited)
+        record["scores"] = [0.0, 1.0] if agent == 0 else [1.0, 0.0]
+    from boardzoo.arena import MatchResult
+
+    result = MatchResult.from_records(records, base.settings)
+    assert result.stats[0].forfeits == {"time": 2, "illegal": 0, "error": 2}
+    assert forfeit_lines(result.stats, 5.0) == [
+        "random forfeited 2 on time, 2 error:",
+        "  time x2: no move within the time limit of 5 s "
+        "(slowest 6.250 s, limit 5 s; first game 2)",
+        "  error x2: ValueError: bad move (first game 1)",
+        "greedy forfeited 1 error:",
+        f"  error x1: {long_text[:97]}... (game 0)",
+    ]
+    text = render_match(result)
+    assert "Forfeits:\n  random forfeited 2 on time, 2 error:\n    time x2:" in text
+    markdown = render_match(result, markdown=True)
+    assert "- random forfeited 2 on time, 2 error:\n  - time x2:" in markdown
+    assert "Forfeits" in str(match_table(result).caption)
+    # no forfeit, no section
+    assert "Forfeits" not in render_match(base)
+
+    field = ["random", "test_raise:after=0", "greedy"]
+    played = tournament("tictactoe", field, games_per_pair=2, progress=False, isolate=False,
+                        time_limit=FAST)  # fmt: skip
+    text = render_tournament(played)
+    assert "test_raise:after=0 forfeited 4 error:" in text
+    # its first pair is against random (pairs in round-robin order); game indices count per pair
+    assert "error x4: RuntimeError: boom after 0 moves (first game 0 vs random)" in text
+
+
+def test_empty_and_cut_short_record_files(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text("")
+    assert read_records(path) == []
+    with pytest.raises(RecordError, match=r"x.jsonl holds no games yet$"):
+        read_records(path, require_games=True)
+    with pytest.raises(RecordError, match=r"x\.jsonl holds no games yet"):
+        find_game([], 0, path)
+
+    game = {"game": "tictactoe", "options": {}, "moves": [4, 0, 8]}
+    lines_ = [json.dumps({**game, "game_index": i}) for i in (0, 1, 2, 3, 4, 5, 8)]
+    path.write_text("\n".join(lines_) + "\n" + lines_[0][:20])  # the last write was cut short
+    with pytest.warns(RecordWarning, match=r"x.jsonl, line 8: skipped an incomplete last line"):
+        records = read_records(path)
+    assert [r["game_index"] for r in records] == [0, 1, 2, 3, 4, 5, 8]
+    notes: list[str] = []
+    assert read_records(path, notes=notes) == records  # no warning: the note is handed back
+    assert len(notes) == 1 and "line 8" in notes[0]
+    assert find_game(records, 8, path)["game_index"] == 8  # the recorded index, not the line
+    with pytest.raises(RecordError, match=r"game 7 is not in .*x.jsonl: it holds games 0-5, 8$"):
+        find_game(records, 7, path)
+    with pytest.raises(RecordError, match="not a game index"):
+        find_game(records, -1, path)
+
+    # a malformed line before the last is still an error, named by its line
+    path.write_text(lines_[0] + "\n" + lines_[1][:20] + "\n" + lines_[2] + "\n")
+    with pytest.raises(RecordError, match=r"x.jsonl, line 2: not valid JSON"):
+        read_records(path)
+    # a file whose only line was cut short holds no game yet
+    path.write_text(lines_[0][:20])
+    with (
+        pytest.warns(RecordWarning),
+        pytest.raises(RecordError, match="holds no complete game yet"),
+    ):
+        read_records(path, require_games=True)
+
+    # bare records without an index are known by their position
+    path.write_text(json.dumps(game) + "\n" + json.dumps({**game, "moves": [0]}) + "\n")
+    assert find_game(read_records(path), 1)["moves"] == [0]
+
+
+def test_a_tournament_file_holds_a_game_n_per_pair(tmp_path):
+    records = tournament("tictactoe", ["random", "greedy", "alphabeta:depth=2"], games_per_pair=2,
+                         progress=False, isolate=False).records  # fmt: skip
+    with pytest.raises(RecordError, match=r"3 games with index 1, one per pair.*choose the pair"):
+        find_game(records, 1, "t.jsonl")
+    record = find_game(records, 1, "t.jsonl", agents=("greedy", "random"))  # either order
+    assert (record["agents"], record["game_index"]) == (["random", "greedy"], 1)
+    with pytest.raises(RecordError, match="holds no game between random and chess"):
+        find_game(records, 1, "t.jsonl", agents=("random", "chess"))
+
+
+def test_a_resumed_run_repairs_a_cut_short_file(tmp_path):
+    out = tmp_path / "m.jsonl"
+    kwargs = {"games": 3, "progress": False, "isolate": False}
+    play_match("tictactoe", ("random", "greedy"), out=out, **{**kwargs, "games": 2})
+    whole = out.read_bytes()
+    out.write_bytes(whole + b'{"format": 2, "game": "tictac')
+    with pytest.raises(FileExistsError, match="already holds games"):
+        play_match("tictactoe", ("random", "greedy"), out=out, **kwargs)
+    with pytest.warns(RecordWarning):  # resuming needs no warning: it repairs the file
+        read_records(out)
+    result = play_match("tictactoe", ("random", "greedy"), out=out, resume=True, **kwargs)
+    assert out.read_bytes().startswith(whole) and result.games == 3
+    assert [r["game_index"] for r in _records_of(out)] == [0, 1, 2]
+    # a file whose only line was cut short resumes from nothing
+    out.write_bytes(whole.splitlines()[0][:30])
+    play_match("tictactoe", ("random", "greedy"), out=out, resume=True, **kwargs)
+    assert [r["game_index"] for r in _records_of(out)] == [0, 1, 2]
+
+
+def test_record_file_errors_are_in_words(tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    with pytest.raises(RecordError) as raised:
+        play_match("tictactoe", ("random", "greedy"), games=1, out=blocker / "x.jsonl",
+                   progress=False, isolate=False)  # fmt: skip
+    assert "afile is a file, not a folder" in str(raised.value)
+    assert "Errno" not in str(raised.value)
+    with pytest.raises(RecordError) as raised:
+        read_records(blocker / "x.jsonl")
+    assert "Errno" not in str(raised.value)

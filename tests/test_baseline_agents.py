@@ -19,6 +19,7 @@ from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState, parse_action
+from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
 from boardzoo.games.reversi_kernels import positional_weights, square_kind
 
 # --- independent references ---------------------------------------------------------------------
@@ -186,6 +187,26 @@ def test_same_seed_same_moves(agent):
     assert game(5) == game(5)
     if agent != "alphabeta":  # deterministic apart from ties, which are rarer
         assert game(5) != game(6)
+
+
+@pytest.mark.parametrize("agent", ["greedy", "alphabeta"])
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_prepare_does_not_change_the_moves(agent, game):
+    """A prepared agent plays the same moves as an unprepared one with the same seed."""
+
+    def moves(prepare: bool) -> list[int]:
+        player = AGENTS[agent](7)
+        if prepare:
+            player.prepare(make_game(game))
+        opponent = RandomAgent(seed=3)
+        state, played = initial_state(game), []
+        while not state.is_terminal():
+            action = (player if state.current_player == 0 else opponent).act(state)
+            played.append(action)
+            state = state.apply(action)
+        return played
+
+    assert moves(prepare=True) == moves(prepare=False)
 
 
 def test_random_agent_is_uniform_and_seeded():
@@ -410,6 +431,7 @@ def test_alphabeta_reports_its_search():
 def test_alphabeta_time_limit_is_respected():
     state = random_position(8, plies=20, seed=3)
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
+    agent.prepare(state.game)  # loading the search and measuring its speed: before the clock
     for _ in range(3):
         start = time.perf_counter()
         action = agent.act(state)
@@ -421,6 +443,7 @@ def test_alphabeta_time_limit_is_respected():
         assert agent.last_search.depth >= 4  # the compiled search gets far in 0.2 s
     # With a depth too, whichever comes first: here the depth.
     agent = AlphaBetaAgent(depth=3, time_limit=10.0, seed=0)
+    agent.prepare(state.game)
     start = time.perf_counter()
     agent.act(state)
     assert time.perf_counter() - start < 1.0 and agent.last_search.depth == 3
@@ -429,6 +452,7 @@ def test_alphabeta_time_limit_is_respected():
 def test_alphabeta_time_limit_in_the_endgame():
     state = random_position(8, plies=48, seed=4)
     agent = AlphaBetaAgent(depth=None, time_limit=0.5, exact_empties=12, seed=0)
+    agent.prepare(state.game)
     start = time.perf_counter()
     agent.act(state)
     assert time.perf_counter() - start < 0.55
@@ -441,20 +465,23 @@ def test_alphabeta_time_limit_in_the_endgame():
 @pytest.mark.parametrize(
     ("kwargs", "named"),
     [
-        ({"depth": 0}, "depth must be an int in 1..999 or None, got 0"),
-        ({"depth": -3}, "got -3"),
-        ({"depth": 2.5}, "got 2.5"),
-        ({"depth": True}, "got True"),
-        ({"depth": "4"}, "got '4'"),
-        ({"time_limit": 0}, "time_limit must be a positive number of seconds or None, got 0"),
-        ({"time_limit": -1.0}, "got -1.0"),
-        ({"time_limit": math.nan}, "got nan"),
-        ({"time_limit": "1"}, "got '1'"),
-        ({"depth": None}, "depth=None needs a time_limit"),
-        ({"exact_empties": -1}, "exact_empties must be an int in 0..64, got -1"),
-        ({"exact_empties": 65}, "got 65"),
-        ({"exact_empties": 1.0}, "got 1.0"),
-        ({"seed": "x"}, "seed must be an int, a numpy Generator or None, got 'x'"),
+        ({"depth": 0}, "depth=0 is not allowed: it must be an integer in 1..999 or none"),
+        ({"depth": -3}, "depth=-3 is not allowed"),
+        ({"depth": 2.5}, "depth=2.5 is not allowed"),
+        ({"depth": True}, "depth=True is not allowed"),
+        ({"depth": "4"}, "depth='4' is not allowed"),
+        ({"time_limit": 0}, "time_limit=0 is not allowed: it must be a number > 0 or none"),
+        ({"time_limit": -1.0}, "time_limit=-1.0 is not allowed"),
+        ({"time_limit": math.nan}, "time_limit=nan is not allowed"),
+        ({"time_limit": "1"}, "time_limit='1' is not allowed"),
+        ({"depth": None}, "depth=none is not allowed without a time_limit"),
+        ({"exact_empties": -1}, "exact_empties=-1 is not allowed: it must be an integer in 0..64"),
+        ({"exact_empties": 65}, "exact_empties=65 is not allowed"),
+        ({"exact_empties": 1.0}, "exact_empties=1.0 is not allowed"),
+        (
+            {"seed": "x"},
+            "seed='x' is not allowed: it must be an integer, a numpy Generator or None",
+        ),
     ],
 )
 def test_alphabeta_bad_arguments(kwargs, named):
@@ -464,5 +491,5 @@ def test_alphabeta_bad_arguments(kwargs, named):
 
 @pytest.mark.parametrize("cls", [RandomAgent, GreedyAgent])
 def test_bad_seed(cls):
-    with pytest.raises(ValueError, match=re.escape("got 1.5")):
+    with pytest.raises(ValueError, match=re.escape("seed=1.5 is not allowed")):
         cls(seed=1.5)

@@ -49,7 +49,7 @@ def test_help_lists_the_commands():
         ),
         (
             ("arena", "reversi", "mcts:simulations=lots", "random", "--out", "x.jsonl"),
-            ["mcts.simulations: expected an integer, got 'lots'"],
+            ["mcts: simulations=lots is not allowed: it must be an integer"],
         ),
         (("arena", "reversi", "random", "greedy", "--out", "x.jsonl", "--games", "0"), ["--games"]),
         (("replay", "does/not/exist.jsonl"), ["does/not/exist.jsonl"]),
@@ -134,7 +134,7 @@ def test_arena_then_replay_and_gif(tmp_path):
     written = boardzoo("replay", str(records), "--game", "0", "--gif", str(gif))
     assert written.returncode == 0, written.stderr
     assert gif.stat().st_size > 0
-    assert_user_error(boardzoo("replay", str(records), "--game", "5"), "holds games 0..1")
+    assert_user_error(boardzoo("replay", str(records), "--game", "5"), "holds games 0-1")
 
 
 def test_tournament_writes_tables_and_plot(tmp_path):
@@ -221,12 +221,22 @@ def test_connect_four_arena_tournament_and_replay(tmp_path):
     }
     assert len((folder / "games.jsonl").read_text().splitlines()) == 6  # 3 pairs x 2 games
 
-    shown = boardzoo("replay", str(folder / "games.jsonl"), "--game", "1", "--ui", "text",
-                     "--delay", "0")  # fmt: skip
+    # game 1 of each of the three pairings: --match picks one
+    assert_user_error(
+        boardzoo("replay", str(folder / "games.jsonl"), "--game", "1", "--ui", "text"),
+        "3 games numbered 1",
+        "--match 1: ",
+        "--match 3: ",
+        "random vs greedy",
+    )
+    shown = boardzoo("replay", str(folder / "games.jsonl"), "--game", "1", "--match", "2",
+                     "--ui", "text", "--delay", "0")  # fmt: skip
     assert shown.returncode == 0, shown.stderr
     assert "Result:" in shown.stdout
     gif = tmp_path / "c4.gif"
-    written = boardzoo("replay", str(folder / "games.jsonl"), "--game", "1", "--gif", str(gif))
+    written = boardzoo(
+        "replay", str(folder / "games.jsonl"), "--game", "1", "--match", "3", "--gif", str(gif)
+    )
     assert written.returncode == 0, written.stderr
     assert gif.read_bytes()[:6] in (b"GIF87a", b"GIF89a")
 
@@ -246,3 +256,152 @@ def test_replay_reads_records_of_the_first_format(tmp_path):
     shown = boardzoo("replay", str(records), "--ui", "text", "--delay", "0")
     assert shown.returncode == 0, shown.stderr
     assert "  a b c d\n" in shown.stdout and "  a b c d e" not in shown.stdout
+
+
+def test_version():
+    from boardzoo import __version__
+
+    result = boardzoo("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"boardzoo {__version__}"
+
+
+def test_every_option_of_every_command_has_help_and_shows_its_default():
+    import argparse
+
+    from boardzoo.cli import build_parser
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(subparsers.choices) >= {"play", "arena", "tournament", "replay", "agents", "demo"}
+    for name, command in subparsers.choices.items():
+        text = command.format_help()
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"{name} {action.dest} has no help"
+            if action.option_strings and action.default not in (None, False):
+                # the value shown must be the real default
+                assert f"{action.default}" in text, f"{name} {action.dest}: default not shown"
+    arena = subparsers.choices["arena"].format_help()
+    assert "(default: 100)" in arena and "(default: 60.0)" in arena
+
+
+def test_arena_without_out_writes_under_runs_and_says_where(tmp_path):
+    args = ("arena", "tictactoe", "random", "greedy", "--games", "2", "--no-progress")
+    first = subprocess.run([sys.executable, "-m", "boardzoo", *args], capture_output=True,
+                           text=True, timeout=300, check=False, cwd=tmp_path)  # fmt: skip
+    second = subprocess.run([sys.executable, "-m", "boardzoo", *args], capture_output=True,
+                            text=True, timeout=300, check=False, cwd=tmp_path)  # fmt: skip
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    files = sorted(p.name for p in (tmp_path / "runs").iterdir())
+    assert files == ["tictactoe-random-vs-greedy-2.jsonl", "tictactoe-random-vs-greedy.jsonl"]
+    assert "runs/tictactoe-random-vs-greedy.jsonl" in first.stdout
+    assert "runs/tictactoe-random-vs-greedy-2.jsonl" in second.stdout  # a new file, not an error
+    assert len((tmp_path / "runs" / files[1]).read_text().splitlines()) == 2
+
+
+def _records_file(tmp_path, order):
+    """A record file holding TicTacToe games with the given game indices, in that order."""
+    records = tmp_path / "m.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "boardzoo", "arena", "tictactoe", "random", "random", "--games",
+         str(max(order) + 1), "--out", str(records), "--no-progress"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    lines = {json.loads(line)["game_index"]: line for line in records.read_text().splitlines()}
+    records.write_text("".join(lines[i] + "\n" for i in order))
+    return records, {i: json.loads(lines[i]) for i in order}
+
+
+def test_replay_game_means_the_recorded_game_index(tmp_path):
+    records, games = _records_file(tmp_path, [3, 0, 2])  # game 1 missing, lines out of order
+    shown = boardzoo("replay", str(records), "--game", "2", "--ui", "text", "--delay", "0")
+    assert shown.returncode == 0, shown.stderr
+    played = [line.split(" plays ")[1] for line in shown.stdout.splitlines() if " plays " in line]
+    assert played == games[2]["move_names"]  # game 2's moves (the file's third line)
+    assert games[2]["move_names"] != games[3]["move_names"]  # so the check can fail
+    assert_user_error(
+        boardzoo("replay", str(records), "--game", "1"), "--game 1 is not in", "holds games 0, 2-3"
+    )
+
+
+def test_replay_file_problems_are_explained(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert_user_error(boardzoo("replay", str(empty), "--ui", "text"), "holds no games yet")
+    missing = boardzoo("replay", str(tmp_path / "nope.jsonl"), "--ui", "text")
+    assert_user_error(missing, "nope.jsonl")
+    assert "Errno" not in missing.stderr
+    assert_user_error(
+        boardzoo("replay", str(empty), "--gif", str(tmp_path / "x.png")), "must end in .gif"
+    )
+
+    records, _ = _records_file(tmp_path, [0, 1])
+    text = records.read_text()
+    records.write_text(text + text.splitlines()[0][:40])  # a run killed while writing
+    shown = boardzoo("replay", str(records), "--game", "1", "--ui", "text", "--delay", "0")
+    assert shown.returncode == 0, shown.stderr
+    assert "Traceback" not in shown.stderr
+    assert "incomplete last line" in shown.stderr or "truncated" in shown.stderr
+
+
+def _without_display() -> dict[str, str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    return env
+
+
+def test_without_a_display_play_falls_back_to_text_and_replay_says_how(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "boardzoo", "play", "tictactoe", "--x", "random", "--o", "random",
+         "--seed", "1"],
+        capture_output=True, text=True, timeout=120, check=False, env=_without_display(),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "--ui text" in result.stderr and "Game over" in result.stdout
+
+    records, _ = _records_file(tmp_path, [0])
+    replay = subprocess.run(
+        [sys.executable, "-m", "boardzoo", "replay", str(records), "--game", "0"],
+        capture_output=True, text=True, timeout=120, check=False, env=_without_display(),
+    )  # fmt: skip
+    assert_user_error(replay, "--gif", "--ui text")
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragments"),
+    [
+        ("mcts:simulations=-5", ["simulations", "-5"]),
+        ("mcts:simulations=0", ["simulations", "0"]),
+        ("mcts:time_limit=0", ["time_limit", "0"]),
+        ("mcts:c=-1", ["c=-1"]),
+        ("alphabeta:depth=0", ["depth", "0"]),
+        ("sb3:path=/nope.zip", ["/nope.zip"]),
+    ],
+)
+def test_bad_agent_values_fail_before_any_game(spec, fragments, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "boardzoo", "arena", "reversi", spec, "random", "--games", "2",
+         "--out", "m.jsonl"],
+        capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert_user_error(result, *fragments)
+    assert not (tmp_path / "m.jsonl").exists()  # nothing started
+    assert "Errno" not in result.stderr and "__init__" not in result.stderr
+
+
+def test_agents_lists_every_agent_and_its_options():
+    from boardzoo.agents.registry import AGENT_CLASSES
+
+    listing = boardzoo("agents")
+    assert listing.returncode == 0, listing.stderr
+    for name in AGENT_CLASSES:
+        assert name in listing.stdout
+    mcts = boardzoo("agents", "mcts")
+    assert mcts.returncode == 0, mcts.stderr
+    for option in ("simulations", "time_limit", "max_nodes", "rollout"):
+        assert option in mcts.stdout
+    assert_user_error(boardzoo("agents", "minimax"), "unknown agent 'minimax'")

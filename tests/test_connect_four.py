@@ -345,7 +345,11 @@ def test_full_column_is_illegal():
     assert state.legal_actions() == [1, 2, 3, 4, 5, 6]
     assert state.legal_action_mask().tolist() == [0, 1, 1, 1, 1, 1, 1]
     assert not state.is_legal(0) and not state.is_legal(7) and not state.is_legal(-1)
-    with pytest.raises(IllegalMoveError, match=r"illegal move 0; legal actions are \[1, 2"):
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"illegal move a \(action 0\) for red: column a is full; "
+        r"legal moves: b, c, d, e, f, g \(actions \[1, 2",
+    ):
         state.apply(0)
     with pytest.raises(IllegalMoveError, match=r"actions are 0\.\.6"):
         state.apply(7)
@@ -632,7 +636,7 @@ def test_raw_env_raises_and_wrapped_env_ends_on_illegal_moves():
     raw.reset()
     for _ in range(6):
         raw.step(0)
-    with pytest.raises(IllegalMoveError, match="illegal move 0"):
+    with pytest.raises(IllegalMoveError, match=r"illegal move a \(action 0\)"):
         raw.step(0)
     env = connect_four_v0.env()
     env.reset()

@@ -11,11 +11,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# The scripts that play matches through the arena (they take --workers).
+ARENA_SCRIPTS = ("ladder.py", "mcts_scaling.py", "mcts_vs_rl.py", "puct_vs_uct.py")
 
 
 def run_script(name: str, *args: str, out: Path) -> Path:
+    # one worker: half the agent processes to start, on a 2-core machine no slower
+    workers = ("--workers", "1") if name in ARENA_SCRIPTS else ()
     result = subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / name), "--quick", "--out", str(out), *args],
+        [
+            sys.executable,
+            str(ROOT / "experiments" / name),
+            "--quick",
+            "--out",
+            str(out),
+            *workers,
+            *args,
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -26,6 +38,7 @@ def run_script(name: str, *args: str, out: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -58,6 +71,7 @@ def test_bad_arguments_stop_with_a_message(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_mcts_scaling_quick(tmp_path):
     folder = run_script("mcts_scaling.py", out=tmp_path)
     assert folder.name.startswith("mcts_scaling-reversi-")
@@ -89,6 +103,7 @@ def point_rows(path: Path) -> list[dict[str, str]]:
     return rows
 
 
+@pytest.mark.slow
 def test_mcts_vs_rl_quick(quick_model, tmp_path):
     folder = run_script("mcts_vs_rl.py", "--models", f"ppo={quick_model}", out=tmp_path)
     assert folder.name.startswith("mcts_vs_rl-reversi-")
@@ -101,6 +116,7 @@ def test_mcts_vs_rl_quick(quick_model, tmp_path):
     assert len(list(folder.glob("ppo__sims*.jsonl"))) == 2
 
 
+@pytest.mark.slow
 def test_puct_vs_uct_quick_trains_its_own_model(tmp_path):
     folder = run_script("puct_vs_uct.py", "--game", "tictactoe", out=tmp_path)
     assert (folder / "quick_model.zip").stat().st_size > 0
@@ -115,6 +131,7 @@ def test_puct_vs_uct_quick_trains_its_own_model(tmp_path):
     assert (folder / "puct_vs_uct.png").stat().st_size > 0
 
 
+@pytest.mark.slow
 def test_ladder_quick(tmp_path):
     folder = run_script("ladder.py", out=tmp_path)
     assert folder.name.startswith("ladder-reversi-")
@@ -139,6 +156,7 @@ def test_experiments_without_a_model_stop_with_a_message(tmp_path):
     assert "--models is required" in result.stderr
 
 
+@pytest.mark.slow
 def test_mcts_scaling_quick_on_connect_four(tmp_path):
     folder = run_script("mcts_scaling.py", "--game", "connect_four", out=tmp_path)
     assert folder.name.startswith("mcts_scaling-connect_four-")
@@ -149,6 +167,32 @@ def test_mcts_scaling_quick_on_connect_four(tmp_path):
     assert len(games) == 6 * 4
     assert all(g["game"] == "connect_four" and g["options"] == {} for g in games)
     assert all(set(g["move_names"]) <= set("abcdefg") for g in games)
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "fragments"),
+    [
+        ("mcts_scaling.py", ("--opponents", "random", "mcts:simulations=-5"),
+         ("--opponents: ", "simulations", "-5")),
+        ("mcts_scaling.py", ("--simulations", "100", "0"), ("--simulations", "simulations", "0")),
+        ("ladder.py", ("--agents", "random", "alphabeta:depth=0"), ("--agents: ", "depth", "0")),
+        ("train_baseline.py", ("--opponent", "mcts:c=-1"), ("--opponent: ", "c", "-1")),
+        ("train_baseline.py", ("--eval-opponents", "minimax"),
+         ("--eval-opponents: ", "unknown agent 'minimax'")),
+        ("mcts_vs_rl.py", ("--simulations", "-3"), ("--simulations: ", "-3")),
+        ("puct_vs_uct.py", ("--simulations", "10", "0"), ("--simulations: ", "0")),
+    ],
+)  # fmt: skip
+def test_agent_specs_are_built_up_front(script, args, fragments, tmp_path):
+    """A spec a constructor refuses stops the script before its run folder, in one line."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / script), "--out", str(tmp_path), *args],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    message = result.stderr.strip()
+    assert "\n" not in message and all(fragment in message for fragment in fragments), message
+    assert not list(tmp_path.iterdir())  # no run folder
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,8 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -19,9 +21,11 @@ import pytest
 
 from boardzoo.agents import Agent, MCTSAgent
 from boardzoo.agents.base import env_state
+from boardzoo.envs.rendering import marker_legend
 from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.games.catalog import make_game
 from boardzoo.games.connect_four import ConnectFourState
-from boardzoo.ui import GameWindow, run_gui
+from boardzoo.ui import GameWindow, NoDisplayError, display_problem, replay_game, run_gui
 
 # Black must pass after these moves on 4x4 (White holds the rest of the reachable squares).
 BLACK_MUST_PASS_4X4 = [4, 0, 14, 13, 8, 12, 1, 2]
@@ -212,10 +216,11 @@ def test_reversi_illegal_square_and_quit_key(make_window):
 
 def test_analysis_overlay_shows_the_search(make_window):
     agent = MCTSAgent(simulations=400, seed=0)
+    agent.prepare(make_game("reversi", board_size=6))  # a cold compile outside the frame count
     window = make_window("reversi", ("human", agent), options={"board_size": 6}, analysis=False)
     window.step()
     click(window, 1, 2)  # c2
-    # Frames go on while MCTS searches (and its kernels compile, the first time on a machine).
+    # Frames go on while MCTS searches.
     run_until(window, human_to_move(window), max_frames=5000)
     info = agent.last_search
     assert info is not None
@@ -234,6 +239,38 @@ def test_analysis_overlay_shows_the_search(make_window):
         x, y = window.geometry.square_center(*divmod(move.action, size))  # Reversi's layout
         patch = np.s_[y - 8 : y + 8, x - 8 : x + 8]
         assert not np.array_equal(plain[patch], shown[patch])
+
+
+def test_analysis_leaves_the_humans_legal_moves_in_sight(make_window):
+    agent = MCTSAgent(simulations=400, seed=0)
+    agent.prepare(make_game("reversi", board_size=6))  # a cold compile outside the frame count
+    window = make_window("reversi", ("human", agent), options={"board_size": 6}, analysis=True)
+    for action in [27, 26, 19, 16, 10, 4, 5, 9, 8]:  # a middle game, White (the agent) to move
+        window.session.play(action)
+    run_until(window, human_to_move(window), max_frames=5000)
+    info = agent.last_search
+    shown = window.screenshot()
+    window.analysis = False
+    plain = window.screenshot()
+    size, cell = 6, window.geometry.cell
+    tagged = {m.action for m in info.moves if m.visits and m.action not in (info.action, 36)}
+    legal = set(window.session.state.legal_actions())
+    assert len(legal & tagged) >= 2, "too few tags on legal squares: the test shows little"
+    board = plain[window.geometry.square_center(0, 0)[::-1]].astype(int)  # a1: empty, no move
+    for action in legal:
+        x, y = window.geometry.square_center(*divmod(action, size))
+        if action in tagged:  # the tag is there, in the middle of the square
+            assert not np.array_equal(
+                shown[y - 4 : y + 4, x - 4 : x + 4], plain[y - 4 : y + 4, x - 4 : x + 4]
+            )
+        # Black's ring, dark, in the outer part of the square, is not covered by the tag.
+        outer = np.s_[y, x + round(cell * 0.36) : x + round(cell * 0.48)]
+        assert (plain[outer].astype(int).sum(axis=1) < board.sum() - 100).any(), action
+        assert np.array_equal(shown[outer], plain[outer]), action
+        for dx, dy in ((0, -1), (-1, 0), (0, 1)):  # the other sides too
+            x1, y1 = x + dx * round(cell * 0.42), y + dy * round(cell * 0.42)
+            patch = np.s_[y1 - 2 : y1 + 3, x1 - 2 : x1 + 3]
+            assert np.array_equal(shown[patch], plain[patch]), action
 
 
 def test_run_gui_between_two_agents_ends_the_game():
@@ -298,3 +335,160 @@ def test_connect_four_game_against_an_agent_until_the_banner(make_window):
     assert window._status_line() == ("Game over: Red wins", (244, 196, 70))
     shot = window.screenshot()
     assert shot.shape == (*window.size[::-1], 3)
+
+
+def test_display_problem_reads_the_environment(monkeypatch):
+    linux = {"DISPLAY": ":0"}
+    assert display_problem(linux, "linux") is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert display_problem({}, "linux") == "no display: DISPLAY and WAYLAND_DISPLAY are not set"
+    assert display_problem({"DISPLAY": ""}, "freebsd14") is not None
+    for driver in ("dummy", "offscreen", "Dummy", "offscreen,dummy"):
+        problem = display_problem({"DISPLAY": ":0", "SDL_VIDEODRIVER": driver}, "linux")
+        assert problem == f"no display: SDL_VIDEODRIVER={driver} shows no window"
+        assert display_problem({"SDL_VIDEODRIVER": driver}, "darwin") is not None
+    assert display_problem({}, "darwin") is None  # macOS and Windows always have one
+    assert display_problem({}, "win32") is None
+    assert display_problem({"SDL_VIDEODRIVER": "kmsdrm"}, "linux") is None  # chosen by hand
+    # Without arguments it reads os.environ and sys.platform.
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    assert display_problem() == "no display: DISPLAY and WAYLAND_DISPLAY are not set"
+    monkeypatch.setenv("DISPLAY", ":1")
+    assert display_problem() is None
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    assert display_problem() == "no display: SDL_VIDEODRIVER=dummy shows no window"
+
+
+NO_DISPLAY_SCRIPT = """
+import sys
+from boardzoo.ui import NoDisplayError, replay_game, run_gui
+for call in (
+    lambda: run_gui("tictactoe", ("human", "random")),
+    lambda: replay_game({"game": "tictactoe", "moves": [4, 0]}, ui="window"),
+):
+    try:
+        call()
+    except NoDisplayError as error:
+        print(f"refused: {error}")
+print("pygame imported" if "pygame" in sys.modules else "pygame not imported")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the display variables are Linux's")
+def test_window_interfaces_refuse_quickly_without_a_display():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    result = subprocess.run(
+        [sys.executable, "-c", NO_DISPLAY_SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,  # a hang, as before, would run into this
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    refused = "refused: cannot open a window: no display: DISPLAY and WAYLAND_DISPLAY are not set"
+    assert result.stdout.splitlines() == [refused, refused, "pygame not imported"]
+
+
+def test_a_window_nobody_can_see_is_not_run_forever():
+    # Under the dummy driver (as SDL's offscreen fallback without a display), running without
+    # a frame limit would wait forever for a click or a close: it is refused at once instead.
+    window = GameWindow("tictactoe", ("human", "random"), screen_size=240)
+    with pytest.raises(NoDisplayError, match="no display: SDL found none and runs its 'dummy'"):
+        window.run()
+    assert not window.running and not pygame.display.get_init()
+    with pytest.raises(NoDisplayError, match="SDL_VIDEODRIVER=dummy shows no window"):
+        run_gui("tictactoe", ("human", "random"))  # refused before a window opens
+    with pytest.raises(NoDisplayError, match="SDL_VIDEODRIVER=dummy"):
+        replay_game({"game": "tictactoe", "moves": [4]}, ui="window")
+    assert not pygame.display.get_init()
+    # With a frame limit it ends on its own, so it runs (scripted, headless).
+    record = {"game": "tictactoe", "moves": [4]}
+    state = replay_game(record, ui="window", delay=0, hold=False, max_frames=30)
+    assert state.square_owner(1, 1) == 0
+
+
+class SlowToPrepare(FirstMoveAgent):
+    """Takes ``seconds`` to prepare, logging its prepare() and act() calls."""
+
+    name = "slow"
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.events: list[str] = []
+
+    def prepare(self, game: Any) -> None:
+        self.events.append(f"prepare {game.label}")
+        time.sleep(self.seconds)
+        self.events.append("prepared")
+
+    def act(self, env: Any) -> int:
+        self.events.append("act")
+        return super().act(env)
+
+
+def test_agents_prepare_before_their_first_move_while_the_window_draws(make_window):
+    agent = SlowToPrepare(0.4)
+    window = make_window("tictactoe", (agent, "human"), fps=60)
+    frames = run_until(window, lambda: not window.preparing, max_frames=400)
+    assert frames >= 5  # the window kept drawing meanwhile
+    assert window.messages == []
+    run_until(window, lambda: window.session.ply == 1)
+    assert agent.events == ["prepare tictactoe", "prepared", "act"]
+    press(pygame.K_n)  # a new game: no second preparation
+    run_until(window, lambda: window.session.ply == 1)
+    assert agent.events.count("prepared") == 1
+
+
+def test_the_panel_says_preparing(make_window):
+    agent = SlowToPrepare(0.5)
+    window = make_window("tictactoe", ("human", agent))
+    window.step()
+    assert window.preparing
+    text, _ = window._status_line()
+    assert text.startswith("Preparing O (slow) (") and text.endswith("Your move (X)")
+    click(window, 1, 1)  # the human may move meanwhile; the agent answers once prepared
+    run_until(window, lambda: window.session.ply == 2, max_frames=600)
+    assert agent.events[:2] == ["prepare tictactoe", "prepared"]
+
+
+@pytest.mark.parametrize("game", ["reversi", "connect_four", "tictactoe"])
+def test_the_legend_names_the_markers_as_drawn(make_window, game):
+    window = make_window(game, ("human", "human"), screen_size=480)
+    state = window.session.state
+    first = state.legal_actions()[0]
+    window.session.play(first)
+    shot = window.screenshot()
+    legend = marker_legend(window.session.game)
+    assert window.legend() == [(legend, (150, 154, 162))]
+    square = window.session.state.placed_square(first)
+    x, y = window.geometry.square_center(*square)
+    last = shot[y, x].astype(int)
+    if "red dot: last move" in legend:
+        assert last[0] > 180 and last[1] < 90 and last[2] < 90
+    elif "white dot: last move" in legend:
+        assert last.min() > 200
+    else:
+        assert "yellow square: last move" in legend
+        corner = shot[y - window.geometry.cell // 3, x - window.geometry.cell // 3].astype(int)
+        assert corner[0] > 230 and corner[1] > 220 and corner[2] < 190  # a lit square
+    assert ("rings: legal moves" in legend) == (game != "tictactoe")
+    assert ("star points" in legend) == (game == "reversi")
+
+
+def test_the_analysis_legend_is_shown_with_the_analysis(make_window):
+    window = make_window("reversi", ("human", "human"), options={"board_size": 6})
+    plain = window.screenshot()
+    window.analysis = True
+    shown = window.screenshot()
+    text = "".join(piece for piece, _ in window.legend())
+    assert "of its search" in text and "its win rate" in text and "its move" in text
+    legend_rows = np.s_[window.size[1] - window._legend_height :]
+    assert not np.array_equal(plain[legend_rows], shown[legend_rows])
+    assert np.array_equal(plain[: window.panel_top], shown[: window.panel_top])  # no analysis yet
+    assert make_game("reversi", board_size=6) is window.session.game

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 import statistics
+import subprocess
+import sys
 from functools import cache
 from typing import ClassVar
 
@@ -17,8 +19,10 @@ from pettingzoo import AECEnv
 
 from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
 from boardzoo.agents.greedy import GreedyAgent
+from boardzoo.agents.mcts.tree import MIN_NODES
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
 from boardzoo.games.connect_four import ConnectFourState
 
 # --- independent references --------------------------------------------------------------------
@@ -241,6 +245,7 @@ def test_mcts_1000_beats_random_at_reversi_8x8():
     assert wilson_lower_bound(score, games) >= 0.9
 
 
+@pytest.mark.slow
 def test_mcts_10000_beats_greedy_at_reversi_8x8():
     games = 60
     score = match_score(
@@ -277,14 +282,17 @@ def test_same_seed_same_moves_and_env_untouched():
 
 
 def test_time_limit_is_kept():
-    agent = MCTSAgent(time_limit=0.1, seed=0)
+    # 1 s rather than 0.1 s: on a machine with more runnable processes than cores, the OS
+    # deschedules the search for whole time slices (10-40 ms were measured), which is a third of
+    # a 0.1 s limit but a few percent of 1 s. The search code is loaded before any clock runs.
+    agent = MCTSAgent(time_limit=1.0, seed=0)
     state = ReversiState.initial(8)
-    agent.search(state)  # warm-up (compilation)
+    agent.prepare(state.game)
     overruns = []
-    for _ in range(5):
+    for _ in range(3):
         info = agent.search(state)
         assert info.simulations > 1000
-        overruns.append(info.seconds / 0.1)
+        overruns.append(info.seconds / 1.0)
     # The benchmark measures this precisely; here only a gross overrun fails (noisy CI machines).
     assert statistics.median(overruns) < 1.05
     assert max(overruns) < 1.5
@@ -294,6 +302,27 @@ def test_simulations_and_time_limit_together_stop_at_the_first():
     agent = MCTSAgent(simulations=50, time_limit=5.0, seed=0)
     info = agent.search(ReversiState.initial(8))
     assert info.simulations == 50 and info.seconds < 1.0
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("options", [{}, {"reuse_tree": True, "solver": True}, {"workers": 2}])
+def test_prepare_does_not_change_the_moves(game, options):
+    """A prepared agent plays the same moves as an unprepared one with the same seed."""
+
+    def moves(prepare: bool) -> list[int]:
+        agent = MCTSAgent(simulations=300, seed=4, **options)
+        if prepare:
+            agent.prepare(make_game(game))
+        state, played = initial_state(game), []
+        while not state.is_terminal():
+            action = agent.search(state).action if state.current_player == 0 else None
+            if action is None:
+                action = GreedyAgent(seed=len(played)).act(state)
+            played.append(action)
+            state = state.apply(action)
+        return played
+
+    assert moves(prepare=True) == moves(prepare=False)
 
 
 def test_tree_reuse_plays_legal_moves_through_passes_and_self_play():
@@ -342,11 +371,66 @@ def test_workers_merge_root_counts():
 
 
 def test_node_cap_keeps_searching_from_the_leaves():
-    agent = MCTSAgent(simulations=5000, max_nodes=40, seed=0)
+    agent = MCTSAgent(simulations=5000, max_nodes=65, seed=0)
     info = agent.search(ReversiState.initial(8))
     assert info.simulations == 5000
-    assert info.tree_nodes <= 40
+    assert info.tree_nodes <= 65
     assert BYTES_PER_NODE <= 100
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(
+    "budget",
+    [{"simulations": 3000}, {"time_limit": 0.01}, {"simulations": 500, "reuse_tree": True},
+     {"simulations": 500, "solver": True, "workers": 2}],
+)  # fmt: skip
+def test_the_smallest_tree_plays_whole_games(game, budget):
+    """With room for the root and its children only, every simulation budget larger than the
+    tree is spent and every move of the game is legal (the opponent plays at random)."""
+    agent = MCTSAgent(max_nodes=MIN_NODES, seed=0, **budget)
+    state, rng = initial_state(game), np.random.default_rng(1)
+    while not state.is_terminal():
+        if state.current_player == 0:
+            info = agent.search(state)
+            assert state.is_legal(info.action)
+            assert info.tree_nodes <= MIN_NODES * info.workers
+            if "simulations" in budget and info.proven is None and not info.reused_tree:
+                assert info.simulations == budget["simulations"]
+            action = info.action
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        state = state.apply(action)
+
+
+def test_max_nodes_limits_are_named():
+    with pytest.raises(ValueError, match=r"max_nodes=64 is not allowed: .* in 65\.\.2147483647"):
+        MCTSAgent(max_nodes=MIN_NODES - 1)
+    with pytest.raises(ValueError, match=r"max_nodes=2147483648 is not allowed"):
+        MCTSAgent(max_nodes=2**31)
+    huge = 2**31 - 1  # fits the node ids, but 100 GB of trees fit no test machine
+    with pytest.raises(ValueError, match=r"max_nodes=2147483647 is not allowed: .* GB, more than"):
+        MCTSAgent(max_nodes=huge, workers=8)
+
+
+def test_a_large_tree_is_allocated_as_it_is_used():
+    """10 million nodes (500 MB) are reserved, but only the pages the search uses are touched."""
+    code = """
+import resource
+from boardzoo.agents import MCTSAgent
+from boardzoo.games import ReversiState
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+agent = MCTSAgent(simulations=2000, max_nodes=10_000_000, seed=0)
+info = agent.search(ReversiState.initial(8))
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(info.simulations, info.tree_nodes, (after - before) // 1024)
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    simulations, nodes, grown_mb = map(int, result.stdout.split())
+    assert simulations == 2000 and 2000 < nodes < 64 * 2000
+    assert grown_mb < 100, grown_mb
 
 
 def test_act_with_policy():
@@ -481,15 +565,16 @@ def test_adapter_searches_any_aec_env(stones, winning_take):
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"simulations": 0}, "simulations must be a positive int, got 0"),
-        ({"simulations": 2.5}, "simulations must be a positive int, got 2.5"),
-        ({"time_limit": -1}, "time_limit must be a positive float, got -1"),
-        ({"final": "best"}, "final must be one of \\['robust', 'max'\\], got 'best'"),
-        ({"rollout": "smart"}, "rollout must be one of \\['random', 'heuristic'\\]"),
-        ({"workers": 0}, "workers must be a positive int, got 0"),
-        ({"max_nodes": 1}, "max_nodes must be an int of at least 2, got 1"),
-        ({"c": 0}, "c must be a positive float, got 0"),
-        ({"seed": "x"}, "seed must be an int"),
+        ({"simulations": 0}, "simulations=0 is not allowed: it must be an integer >= 1"),
+        ({"simulations": 2.5}, "simulations=2.5 is not allowed: it must be an integer >= 1"),
+        ({"time_limit": -1}, "time_limit=-1 is not allowed: it must be a number > 0"),
+        ({"final": "best"}, "final='best' is not allowed: it must be one of robust, max"),
+        ({"rollout": "smart"}, "rollout='smart' is not allowed: it must be one of random, heur"),
+        ({"workers": 0}, "workers=0 is not allowed: it must be an integer in 1..256"),
+        ({"max_nodes": 1}, "max_nodes=1 is not allowed: it must be an integer in 65.."),
+        ({"c": 0}, "c=0 is not allowed: it must be a number > 0"),
+        ({"dirichlet_epsilon": 2}, "dirichlet_epsilon=2 is not allowed: .* in \\[0, 1\\]"),
+        ({"seed": "x"}, "seed='x' is not allowed: it must be an integer"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, message):

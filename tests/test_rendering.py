@@ -61,6 +61,20 @@ def played(size: int, *moves: str) -> ReversiState:
     return state
 
 
+def ray(
+    frame: np.ndarray, board: BoardRenderer, row: int, col: int, reach: float = 0.47
+) -> np.ndarray:
+    """The pixels from a square's centre to ``reach`` of a square to its right (inside the
+    square; 0.38 stays inside a Connect Four hole), as ints: a legal-move ring crosses them."""
+    x, y = board.geometry.square_center(row, col)
+    reach = round(board.geometry.cell * reach)
+    return frame[y, x : x + reach + 1].astype(int)
+
+
+def distance(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm(a - b))
+
+
 def hint_squares(text: str) -> set[str]:
     """Squares marked ``*`` in an ``ansi_board`` text, by name."""
     rows = text.splitlines()
@@ -111,21 +125,51 @@ def test_hints_on_legal_squares_only(renderer, size):
     empty = pixel(frame, renderer.geometry.square_center(0, 0))
     for row in range(size):
         for col in range(size):
-            colour = pixel(frame, renderer.geometry.square_center(row, col))
-            if (row, col) in legal:
-                assert not np.array_equal(colour, empty), action_name(row * size + col, size)
-                assert is_board_green(colour) or colour.sum() < empty.sum()  # a dark dot
+            name = action_name(row * size + col, size)
+            pixels = ray(frame, renderer, row, col)
+            if (row, col) in legal:  # a hollow ring: the board at the centre, dark further out
+                assert np.array_equal(pixels[0], empty), name
+                darkest = pixels[pixels.sum(axis=1).argmin()]
+                assert darkest.sum() < empty.sum() - 100, name
             elif state.square_owner(row, col) is None:
-                assert np.array_equal(colour, empty), action_name(row * size + col, size)
+                assert (pixels == empty).all(), name
 
 
 def test_hints_follow_the_side_to_move(renderer):
-    state = played(8, "d3")  # white to move: light hint dots
+    state = played(8, "d3")  # white to move: light rings
     frame = renderer.render(state)
     empty = pixel(frame, renderer.geometry.square_center(0, 0))
     for action in state.legal_actions():
-        colour = pixel(frame, renderer.geometry.square_center(*divmod(action, 8)))
-        assert colour.sum() > empty.sum() + 60, action_name(action)
+        pixels = ray(frame, renderer, *divmod(action, 8))
+        assert np.array_equal(pixels[0], empty), action_name(action)
+        assert pixels.sum(axis=1).max() > empty.sum() + 150, action_name(action)
+
+
+@pytest.mark.parametrize("white_to_move", [False, True])
+def test_hints_are_unlike_the_star_points(renderer, white_to_move):
+    # Reversi 8x8 has star points on the crossings c3, g3, c7, g7 (between b2, c2, b3 and c3...).
+    state = played(8, "d3") if white_to_move else ReversiState.initial(8)
+    frame = renderer.render(state)
+    geometry, cell = renderer.geometry, renderer.geometry.cell
+    board = pixel(frame, geometry.square_center(0, 0))
+    star = (geometry.left + 2 * cell, geometry.top + 2 * cell)
+    plain_crossing = (geometry.left + 1 * cell, geometry.top + 1 * cell)  # no star point there
+    off = (star[0] + 2, star[1] + 2)  # just off the grid lines, inside the star point
+    star_colour = pixel(frame, off)
+    assert distance(star_colour, board) > 40  # a filled dot
+    assert np.array_equal(pixel(frame, (plain_crossing[0] + 2, plain_crossing[1] + 2)), board)
+    small = (star[0] - cell // 5, star[1] - cell // 5)  # towards b2, no legal move
+    assert np.array_equal(pixel(frame, small), board)  # the star point is small
+    for action in state.legal_actions():
+        row, col = divmod(action, 8)
+        pixels = ray(frame, renderer, row, col)
+        # Hollow where a star point is filled, and wide: its line lies beyond 0.25 of a square.
+        assert not np.array_equal(pixels[0], star_colour)
+        marked = np.flatnonzero([distance(p, board) > 40 for p in pixels])
+        assert marked.size and marked.min() > cell // 4, action_name(action)
+        ring = pixels[marked[len(marked) // 2]]
+        if white_to_move:  # light rings, dark star points
+            assert ring.sum() > star_colour.sum() + 300
 
 
 def test_last_move_marker(renderer):
@@ -408,15 +452,18 @@ def test_connect_four_discs_fall_to_the_bottom(renderer):
     assert is_light(pixel(frame, at(0, 3)))
     x, y, _, _ = renderer.geometry.square_box(2, 2)
     assert is_blue(pixel(frame, (x + 1, y + 1)))  # the board between the holes
-    # The legal moves' cells (the lowest empty one of each column) are tinted, no other.
+    # The legal moves' cells (the lowest empty one of each column) hold a yellow ring (yellow
+    # to move), no other.
     legal = {(3, 3), (4, 2), (5, 0), (5, 1), (5, 4), (5, 5), (5, 6)}
     empty = pixel(frame, at(0, 0))
     for row in range(6):
         for col in range(7):
+            pixels = ray(frame, renderer, row, col, reach=0.38)
             if (row, col) in legal:
-                assert not np.array_equal(pixel(frame, at(row, col)), empty), (row, col)
+                assert np.array_equal(pixels[0], empty), (row, col)  # hollow
+                assert any(is_c4_yellow(p) for p in pixels), (row, col)
             elif state.square_owner(row, col) is None:
-                assert np.array_equal(pixel(frame, at(row, col)), empty), (row, col)
+                assert (pixels == empty).all(), (row, col)
 
 
 def test_connect_four_last_move_and_winning_line(renderer):

@@ -784,7 +784,7 @@ def test_action_after_game_over():
     end = ReversiState.from_text("\n".join(["XXXXOOOO"] * 8))
     for action in (0, 63, 64):
         check_illegal(end, action, "the game is over")
-    assert "legal actions are []" in str(check_illegal(end, 64))
+    assert "legal moves: none (actions [])" in str(check_illegal(end, 64))
 
 
 @pytest.mark.parametrize("action", [np.int64(19), np.int32(19), np.uint8(19), np.intp(19)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -16,6 +17,7 @@ from boardzoo.agents import MCTSAgent, make_agent
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.agents.sb3_puct import SB3PUCTAgent
 from boardzoo.games import ReversiState, TicTacToeState
+from boardzoo.games.catalog import make_game
 
 
 def win_rate(policy, episodes: int = 200, seed: int = 1000) -> float:
@@ -45,6 +47,7 @@ def trained_model(tmp_path_factory):
     return model, path
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_maskable_ppo_learns_to_beat_the_random_opponent(trained_model):
     model, _ = trained_model
     rng = np.random.default_rng(0)
@@ -55,6 +58,7 @@ def test_maskable_ppo_learns_to_beat_the_random_opponent(trained_model):
     assert trained >= 0.65 and trained >= random_policy + 0.2, (trained, random_policy)
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 @pytest.mark.parametrize("deterministic", [True, False])
 def test_sb3_agent_plays_legal_moves_only(trained_model, deterministic):
     _, path = trained_model
@@ -86,6 +90,7 @@ def test_an_unmasked_ppo_model_is_masked_by_the_agent(tmp_path):
         state = state.apply(action)
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_the_trained_policy_plugs_into_puct(trained_model):
     _, path = trained_model
     sb3 = SB3Agent(str(path))
@@ -98,14 +103,30 @@ def test_the_trained_policy_plugs_into_puct(trained_model):
 
 
 def test_bad_model_files_are_clear_errors(tmp_path):
-    with pytest.raises(FileNotFoundError, match="no SB3 model"):
-        SB3Agent(str(tmp_path / "missing.zip"))
+    missing = str(tmp_path / "missing.zip")
+    with pytest.raises(ValueError, match=re.escape(f"path={missing!r} does not exist (a .zip")):
+        SB3Agent(missing)
     junk = tmp_path / "junk.zip"
     junk.write_bytes(b"not a zip")
-    with pytest.raises(ValueError, match="is not a model of"):
+    with pytest.raises(ValueError, match="is not a model file"):
         SB3Agent(str(junk))
+    with pytest.raises(ValueError, match="algo='sac' is not allowed: it must be one of auto"):
+        SB3Agent(str(junk), algo="sac")
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
+def test_the_model_is_loaded_by_prepare_not_by_the_constructor(trained_model):
+    _, path = trained_model
+    agent = SB3Agent(str(path))
+    assert agent._model is None  # building the agent only checked the file
+    agent.prepare(make_game("tictactoe"))
+    assert agent._model is not None
+    unprepared = SB3Agent(str(path))  # loads at its first move instead
+    state = TicTacToeState.from_text("X . .\n. O .\n. . .")
+    assert unprepared.act(state) == agent.act(state)
+
+
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_puct_spec_searches_with_the_models_prior(trained_model):
     _, path = trained_model
     agent = make_agent(f"puct:path={path},simulations=60", seed=0)
@@ -119,6 +140,7 @@ def test_puct_spec_searches_with_the_models_prior(trained_model):
     assert "value_head=False" in repr(agent)
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_puct_with_the_value_head_needs_one(trained_model, tmp_path):
     _, path = trained_model
     agent = make_agent(f"puct:path={path},simulations=20,value_head=true", seed=0)
@@ -131,6 +153,7 @@ def test_puct_with_the_value_head_needs_one(trained_model, tmp_path):
         SB3PUCTAgent(str(tmp_path / "q.zip"), value_head=True)
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_prior_and_value_match_sb3s_own_distribution_and_value(trained_model):
     model, path = trained_model
     agent = SB3Agent(str(path))
@@ -148,6 +171,7 @@ def test_prior_and_value_match_sb3s_own_distribution_and_value(trained_model):
         state = state.apply(int(rng.choice(state.legal_actions())))
 
 
+@pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_a_trained_model_plays_in_the_arena_from_the_command_line(trained_model, tmp_path):
     _, path = trained_model
     records = tmp_path / "games.jsonl"

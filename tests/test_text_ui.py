@@ -69,7 +69,9 @@ def test_tictactoe_game_with_bad_input_and_an_agent():
     assert "TicTacToe: X (You), O (first)." in text
     # The prompt names the legal moves: all nine, then the seven left after b2 and a1, ...
     assert prompts[0] == "X to move [a1, b1, c1, a2, b2, c2, a3, b3, c3]> "
-    assert prompts[-1] == "X to move [a2, c2, a3, b3, c3]> "  # after b2, a1, c1, b1
+    assert prompts[-2] == "X to move [a2, c2, a3, b3, c3]> "  # after b2, a1, c1, b1
+    # At the end another game is offered; the end of input stops there.
+    assert prompts[-1] == "Type 'new' for another game, 'undo' to take back, or 'quit'> "
 
 
 def test_reversi_messages_and_quit():
@@ -193,3 +195,107 @@ def test_connect_four_full_column_is_refused():
     assert game.handle("d")
     assert out[0] == "Illegal move: column d is full. Legal moves: a, b, c, e, f, g."
     assert session.ply == 6
+
+
+def test_the_symbols_are_explained_at_the_start_and_in_help():
+    _, text = play("reversi", ("human", FirstMoveAgent()), ["help"], options={"board_size": 6})
+    key = (
+        "Symbols: X = Black, O = White, . = empty, * = a legal move for the side to move, "
+        "x or o = the piece just placed."
+    )
+    lines = text.splitlines()
+    assert lines[0].startswith("Reversi 6x6: Black = X (You), White = O (first).")
+    assert lines[1] == key  # before the first board
+    assert lines.count(key) == 2  # and again in help
+    # What the key says holds on the board: '*' on Black's four legal squares at the start...
+    board = lines[2:9]
+    assert board[2] == "2 . . * . . ." and board[3] == "3 . * O X . ."
+    # ... and the piece just placed in lower case, in the agent's reply below.
+    _, text = play("reversi", ("human", FirstMoveAgent()), ["c2"], options={"board_size": 6})
+    assert "White (first) plays b2." in text
+    assert "2 * o X . . ." in text.splitlines()
+
+
+def test_tictactoe_key_has_no_legal_move_mark():
+    # Every empty square is a legal move in TicTacToe, so the board has no '*' to explain, and
+    # the symbols are the sides' names.
+    _, text = play("tictactoe", ("human", "human"), ["b2"])
+    assert text.splitlines()[1] == "Symbols: . = empty, x or o = the piece just placed."
+    assert "*" not in text
+    assert "2 . x ." in text.splitlines()  # b2, just placed by X
+
+
+def test_new_starts_again_with_the_same_players_and_options():
+    # b3 and White's reply, then a new game: the 6x6 start again, Black (the human) to move.
+    lines = ["b3", "new", "d5", "quit"]
+    read, prompts = script(lines)
+    out: list[str] = []
+    agent = ResettableAgent()
+    state = run_text_ui(
+        "reversi", ("human", agent), options={"board_size": 6}, input_fn=read, output=out.append
+    )
+    text = "\n".join(out)
+    assert "New game: Black (You) moves first." in text
+    start = "Black to move [c2, b3, e4, d5]> "
+    assert prompts[0] == start and prompts[2] == start
+    assert agent.resets == 1  # the agent forgot the first game
+    assert isinstance(state, ReversiState) and state.size == 6
+    assert state.disc_counts() == (3, 3)  # d5 and White's reply in the new game only
+    assert (
+        "new (start a new game, same players)" in play("tictactoe", ("human", "human"), ["help"])[1]
+    )
+
+
+def test_new_after_the_end_plays_another_game():
+    # X wins with b2, c1, a3 against an agent playing the lowest square; then another game.
+    lines = ["b2", "c1", "a3", "new", "a1", "quit"]
+    read, prompts = script(lines)
+    out: list[str] = []
+    state = run_text_ui("tictactoe", ("human", FirstMoveAgent()), input_fn=read, output=out.append)
+    text = "\n".join(out)
+    assert "Game over: X wins." in text
+    assert prompts[3] == "Type 'new' for another game, 'undo' to take back, or 'quit'> "
+    assert isinstance(state, TicTacToeState) and not state.is_terminal()
+    assert state.x == 1 and state.o == 2  # a1, and the agent's b1, in the second game
+    assert text.rstrip().endswith("Game abandoned.")
+
+
+def test_agents_are_prepared_once_before_their_first_move():
+    agent = PreparingAgent()
+    out: list[str] = []
+    read, _ = script(["b2", "c1", "a3", "new", "quit"])
+    run_text_ui("tictactoe", ("human", agent), input_fn=read, output=out.append)
+    assert agent.events[0] == "prepare tictactoe"  # before any move
+    assert agent.events.count("prepare tictactoe") == 1  # not again for the new game
+    assert "act" in agent.events
+    preparing = out.index("Preparing O (preparing)...")
+    assert preparing < min(i for i, line in enumerate(out) if "thinking" in line)
+    # Agents with nothing to prepare are not announced.
+    _, text = play("tictactoe", ("human", FirstMoveAgent()), [])
+    assert "Preparing" not in text
+
+
+class ResettableAgent(FirstMoveAgent):
+    """Plays the lowest legal action and counts the games it was told to forget."""
+
+    def __init__(self) -> None:
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+class PreparingAgent(FirstMoveAgent):
+    """Plays the lowest legal action and logs its prepare() and act() calls."""
+
+    name = "preparing"
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def prepare(self, game: Any) -> None:
+        self.events.append(f"prepare {game.name}")
+
+    def act(self, env: Any) -> int:
+        self.events.append("act")
+        return super().act(env)

@@ -8,7 +8,18 @@ from boardzoo.agents.base import Agent, env_state
 from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveStats, SearchInfo
 from boardzoo.agents.random_agent import RandomAgent
-from boardzoo.agents.registry import AgentSpecError, make_agent, parse_spec, register_agent
+from boardzoo.agents.registry import (
+    AgentDescription,
+    AgentSpecError,
+    OptionDescription,
+    agent_names,
+    check_spec,
+    describe_agent,
+    format_agents,
+    make_agent,
+    parse_spec,
+    register_agent,
+)
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.agents.sb3_puct import SB3PUCTAgent
 
@@ -16,17 +27,23 @@ __all__ = [
     "BYTES_PER_NODE",
     "AECGameState",
     "Agent",
+    "AgentDescription",
     "AgentSpecError",
     "AlphaBetaAgent",
     "AlphaBetaInfo",
     "GreedyAgent",
     "MCTSAgent",
     "MoveStats",
+    "OptionDescription",
     "RandomAgent",
     "SB3Agent",
     "SB3PUCTAgent",
     "SearchInfo",
+    "agent_names",
+    "check_spec",
+    "describe_agent",
     "env_state",
+    "format_agents",
     "make_agent",
     "parse_spec",
     "register_agent",

@@ -17,7 +17,6 @@ world-championship-level Othello program" (1982) for mobility and corners in the
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents import alphabeta_kernels as k
+from boardzoo.agents._checks import check_int, check_optional_int, check_optional_number
+from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
@@ -100,26 +101,38 @@ def _calibrated_rate(game: Game) -> float:
     return 0.5 * best  # on the safe side: a budget too small only stops a search early
 
 
-def _check_int(name: str, value: Any, low: int, high: int | None, allow_none: bool) -> None:
-    if value is None and allow_none:
-        return
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or value < low or (high is not None and value > high):
-        allowed = f"an int >= {low}" if high is None else f"an int in {low}..{high}"
-        raise ValueError(
-            f"{name} must be {allowed}{' or None' if allow_none else ''}, got {value!r}"
-        )
+# Kernel modules whose search this process has loaded or compiled and run once.
+_PREPARED: set[str] = set()
+
+
+def _exercise_search(game: Game) -> None:
+    """Load or compile ``game``'s search and run every compiled piece it uses once, with the
+    argument types of a real search (so nothing is compiled later)."""
+    search_root = k.compiled_alphabeta(game)["search_root"]
+    kernels, params = game.kernels, game.params
+    state = game.initial_state()
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    player = state.current_player
+    cells = _cells(int(kernels.placements(s0, s1, player, params))) or [-1]
+    keys = [kernels.order_key(s0, s1, player, c, 0, params) if c >= 0 else 0 for c in cells]
+    root = np.array([c for _, c in sorted(zip(keys, cells, strict=True))], dtype=np.int64)
+    counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
+    counters[k.BUDGET] = 5_000
+    index, _, _ = search_root(s0, s1, player, params, root, 2, counters)
+    kernels.cell_action(int(root[index]), params)
 
 
 class AlphaBetaAgent(Agent):
-    """Alpha-beta search (see the module docstring).
+    """Negamax alpha-beta search to a fixed depth or within a time limit; solves endgames.
 
     Args:
-        depth: plies searched (a pass is a ply), or ``None`` for no limit but the time.
-        time_limit: seconds per move, or ``None``. Searches then deepen one ply at a time and keep
-            the move of the last completed depth; with ``depth`` too, whichever comes first.
-        exact_empties: positions with at most this many empty squares are solved to the end of
-            the game (so TicTacToe, with 9 squares, is always solved by default).
+        depth: plies searched (a pass is a ply; 1 to 999), or ``None`` for no limit but the
+            time.
+        time_limit: seconds per move (a number > 0), or ``None``. Searches then deepen one ply
+            at a time and keep the move of the last completed depth; with ``depth`` too,
+            whichever comes first.
+        exact_empties: positions with at most this many empty squares (0 to 64) are solved to
+            the end of the game (so TicTacToe, with 9 squares, is always solved by default).
         seed: seed of the tie-breaking between equally good moves (an int, a NumPy
             ``Generator`` or ``None``).
     """
@@ -133,19 +146,13 @@ class AlphaBetaAgent(Agent):
         exact_empties: int = 10,
         seed: Seed = None,
     ) -> None:
-        _check_int("depth", depth, 1, k.UNBOUNDED_DEPTH - 1, allow_none=True)
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, (int, float, np.integer, np.floating))
-            or not math.isfinite(time_limit)
-            or time_limit <= 0
-        ):
-            raise ValueError(
-                f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
-            )
+        depth = check_optional_int("depth", depth, 1, k.UNBOUNDED_DEPTH - 1)
+        time_limit = check_optional_number("time_limit", time_limit)
         if depth is None and time_limit is None:
-            raise ValueError("depth=None needs a time_limit: give a depth, a time limit or both")
-        _check_int("exact_empties", exact_empties, 0, 64, allow_none=False)
+            raise ValueError(
+                "depth=none is not allowed without a time_limit: give a depth, a time limit or both"
+            )
+        exact_empties = check_int("exact_empties", exact_empties, 0, 64)
         self.depth = int(depth) if depth is not None else None
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.exact_empties = int(exact_empties)
@@ -156,6 +163,26 @@ class AlphaBetaAgent(Agent):
         self.last_search: AlphaBetaInfo | None = None
 
     # --- the Agent interface -------------------------------------------------------------------
+
+    def prepare(self, game: Game) -> None:
+        """Get ready to search ``game`` before any clock runs.
+
+        Loads the game's compiled search from numba's cache, or compiles it (the first run only,
+        with a notice on stderr), and runs it once; with a time limit, also measures the search
+        speed that turns the time into node budgets. Draws nothing from the agent's random
+        stream, so a prepared agent plays the same moves as an unprepared one. A search of a
+        game not prepared yet prepares it first, before its own clock starts.
+
+        Args:
+            game: the catalog game (with its options) that will be searched.
+        """
+        key = game.spec.kernels
+        if key not in _PREPARED:
+            with compile_notice(f"the alpha-beta search for {game.name}", 5):
+                _exercise_search(game)
+            _PREPARED.add(key)
+        if self.time_limit is not None and self._rate == 0.0:
+            self._rate = _calibrated_rate(game)
 
     def act(self, env: Any) -> int:
         """Search from ``env``'s position (never changed) and return the chosen action."""
@@ -170,9 +197,9 @@ class AlphaBetaAgent(Agent):
     def _search(self, state: BoardState) -> AlphaBetaInfo:
         actions = legal_or_raise(state)
         game = state.game
+        if game.spec.kernels not in _PREPARED or (self.time_limit is not None and not self._rate):
+            self.prepare(game)
         search_root = k.compiled_alphabeta(game)["search_root"]
-        if self.time_limit is not None and self._rate == 0.0:
-            self._rate = _calibrated_rate(game)
         start = time.perf_counter()
         params, player = game.params, state.current_player
         s0, s1 = (np.uint64(b) for b in state.bitboards())

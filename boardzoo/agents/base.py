@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 
 Seed = int | np.random.Generator | None
@@ -35,7 +36,9 @@ def make_rng(seed: Seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise ValueError(f"seed must be an int, a numpy Generator or None, got {seed!r}")
+        raise ValueError(
+            f"seed={seed!r} is not allowed: it must be an integer, a numpy Generator or None"
+        )
     return np.random.default_rng(seed)
 
 
@@ -50,6 +53,12 @@ class Agent(ABC):
 
     def reset(self) -> None:  # noqa: B027 (optional hook, empty by default)
         """Forget everything about the current game (called before a new one)."""
+
+    def prepare(self, game: Game) -> None:  # noqa: B027 (optional hook, empty by default)
+        """Get ready to play ``game`` before any clock runs: compile or load compiled code,
+        calibrate, load models. Called once per game by the arena (inside the set-up time, not
+        the move clock), the UIs and :mod:`boardzoo.warmup`. Must not change what the agent
+        plays: a prepared agent plays the same moves as an unprepared one with the same seed."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -17,13 +17,19 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
+from boardzoo.games.spec import Game
 
 __all__ = ["GreedyAgent"]
 
+# Kernel modules whose greedy rule this process has loaded or compiled.
+_PREPARED: set[str] = set()
+
 
 class GreedyAgent(Agent):
-    """Greedy one-ply player (see the module docstring).
+    """Plays the move with the best one-ply score of the game's greedy rule (Reversi: weighted
+    squares; TicTacToe, Connect Four: win, else block).
 
     Args:
         seed: seed of the tie-breaking: an int, a NumPy ``Generator`` or ``None``.
@@ -37,11 +43,33 @@ class GreedyAgent(Agent):
         self.seed = seed
         self._rng = make_rng(seed)
 
+    def prepare(self, game: Game) -> None:
+        """Load (or compile, with a notice on stderr) the kernels the greedy rule of ``game``
+        uses, before any clock runs. Draws nothing from the random stream.
+
+        Args:
+            game: the catalog game (with its options) that will be played.
+        """
+        if game.spec.kernels in _PREPARED:
+            return
+        with compile_notice(f"the greedy player for {game.name}", 3):
+            kernels, params = game.kernels, game.params
+            state = game.initial_state()
+            s0, s1 = (np.uint64(b) for b in state.bitboards())
+            player = state.current_player
+            cells = int(kernels.placements(s0, s1, player, params))
+            cell = (cells & -cells).bit_length() - 1
+            kernels.greedy_score(s0, s1, player, cell, params)
+            kernels.cell_action(cell, params)
+        _PREPARED.add(game.spec.kernels)
+
     def act(self, env: Any) -> int:
         """The greedy action in ``env``'s position (``env`` is not changed)."""
         state = board_state(env_state(env), "GreedyAgent")
         actions = legal_or_raise(state)
         game = state.game
+        if game.spec.kernels not in _PREPARED:
+            self.prepare(game)
         kernels, params, player = game.kernels, game.params, state.current_player
         s0, s1 = (np.uint64(b) for b in state.bitboards())
         cells = int(kernels.placements(s0, s1, player, params))

@@ -14,13 +14,17 @@ Only load model files you trust.
 from __future__ import annotations
 
 import importlib
+import json
+import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from boardzoo.agents._checks import check_choice
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.games import GameState
+from boardzoo.games.spec import Game
 
 # Algorithms tried, in order, when ``algo="auto"``: (module, class).
 ALGORITHMS = {
@@ -31,13 +35,59 @@ ALGORITHMS = {
 }
 
 
+Algorithm = Literal["auto", "maskable_ppo", "ppo", "a2c", "dqn"]
+
+
+def _model_file(path: str | Path) -> Path:
+    """The file SB3 would load for ``path`` (it adds ``.zip`` to a name without it)."""
+    path = Path(path)
+    if not path.exists() and path.suffix != ".zip" and path.with_suffix(".zip").exists():
+        return path.with_suffix(".zip")
+    return path
+
+
+def describe_model_file(path: str | Path) -> dict[str, Any]:
+    """Check that ``path`` is a model saved by stable-baselines3, without loading it.
+
+    Reads only the zip's ``data`` entry (JSON): no torch, no pickled code runs.
+
+    Returns:
+        The saved model's description (SB3's ``data`` JSON).
+
+    Raises:
+        ValueError: the file is missing or is not a model saved by stable-baselines3, in a
+            message naming ``path``.
+    """
+    file = _model_file(path)
+    expected = "a .zip saved by stable-baselines3 is expected"
+    if not file.exists():
+        raise ValueError(f"path={str(path)!r} does not exist ({expected})")
+    if file.is_dir():
+        raise ValueError(f"path={str(path)!r} is a folder ({expected})")
+    try:
+        with zipfile.ZipFile(file) as archive:
+            data = json.loads(archive.read("data"))
+    except OSError as error:
+        reason = (error.strerror or type(error).__name__).lower()
+        raise ValueError(f"path={str(path)!r} cannot be read: {reason}") from None
+    except (zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError):
+        raise ValueError(f"path={str(path)!r} is not a model file ({expected})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"path={str(path)!r} is not a model file ({expected})")
+    return data
+
+
+def policy_module(description: dict[str, Any]) -> str:
+    """The module of a saved model's policy class (``""`` if the description does not say)."""
+    policy_class = description.get("policy_class")
+    module = policy_class.get("__module__", "") if isinstance(policy_class, dict) else ""
+    return module if isinstance(module, str) else ""
+
+
 def load_model(path: str | Path, algo: str = "auto") -> Any:
     """Load a saved SB3 model (runs pickled code: trusted files only)."""
-    path = Path(path)
-    if not path.exists() and not path.with_suffix(".zip").exists():
-        raise FileNotFoundError(f"no SB3 model at {str(path)!r}")
-    if algo != "auto" and algo not in ALGORITHMS:
-        raise ValueError(f"algo must be 'auto' or one of {list(ALGORITHMS)}, got {algo!r}")
+    describe_model_file(path)
+    check_choice("algo", algo, ("auto", *ALGORITHMS))
     names = list(ALGORITHMS) if algo == "auto" else [algo]
     errors = []
     for name in names:
@@ -49,30 +99,40 @@ def load_model(path: str | Path, algo: str = "auto") -> Any:
                 "SB3Agent needs stable-baselines3 and sb3-contrib: pip install 'boardzoo[rl]'"
             ) from None
         try:
-            return cls.load(str(path), device="cpu")
+            return cls.load(str(_model_file(path)), device="cpu")
         except (ValueError, KeyError, TypeError, AssertionError) as error:
             errors.append(f"{class_name}: {error}")
     raise ValueError(f"{str(path)!r} is not a model of {', '.join(names)}: " + "; ".join(errors))
 
 
 class SB3Agent(Agent):
-    """A trained stable-baselines3 policy as a player.
+    """Plays a trained stable-baselines3 policy (MaskablePPO, PPO, A2C or DQN), legal moves only.
+
+    The model is loaded by :meth:`prepare` (or at the first move); the constructor only checks
+    the file, so building the agent is cheap.
 
     Args:
         path: the ``.zip`` written by ``model.save`` (pickled code: load trusted files only).
         deterministic: play the most likely legal action; else sample from the masked policy.
-        algo: ``"auto"`` (try MaskablePPO, PPO, A2C, DQN) or one of those names.
+        algo: ``"auto"`` (try MaskablePPO, PPO, A2C, DQN in turn) or the algorithm that saved
+            the model.
         seed: seed for sampling when ``deterministic`` is False.
     """
 
     name = "sb3"
 
     def __init__(
-        self, path: str, deterministic: bool = True, algo: str = "auto", seed: Seed = None
+        self,
+        path: str,
+        deterministic: bool = True,
+        algo: Algorithm = "auto",
+        seed: Seed = None,
     ) -> None:
         self.path = str(path)
+        self.algo = check_choice("algo", algo, ("auto", *ALGORITHMS))
+        self.description = describe_model_file(self.path)
         self.deterministic = bool(deterministic)
-        self.model = load_model(path, algo)
+        self._model: Any = None
         self._rng = make_rng(seed)
 
     @classmethod
@@ -80,10 +140,27 @@ class SB3Agent(Agent):
         """Wrap a model object in memory (no file), e.g. during training."""
         agent = cls.__new__(cls)
         agent.path = "<in memory>"
+        agent.algo = "auto"
+        agent.description = {}
         agent.deterministic = bool(deterministic)
-        agent.model = model
+        agent._model = model
         agent._rng = make_rng(seed)
         return agent
+
+    @property
+    def model(self) -> Any:
+        """The SB3 model (loaded from :attr:`path` on first use)."""
+        if self._model is None:
+            self._model = load_model(self.path, self.algo)
+        return self._model
+
+    def prepare(self, game: Game) -> None:
+        """Load the model and run it once on ``game``'s start position, before any clock runs.
+
+        Args:
+            game: the catalog game the model will play.
+        """
+        self.prior(game.initial_state())
 
     def act(self, env: Any) -> int:
         state = env_state(env)

@@ -15,20 +15,29 @@ from typing import Literal
 
 from boardzoo.agents.base import Seed
 from boardzoo.agents.mcts.agent import MCTSAgent
-from boardzoo.agents.sb3_agent import SB3Agent
+from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
+from boardzoo.games.spec import Game
 
 
 class SB3PUCTAgent(MCTSAgent):
-    """PUCT search guided by a saved stable-baselines3 model.
+    """PUCT search (AlphaZero style) guided by a saved stable-baselines3 model's policy.
 
     Args:
         path: the model's ``.zip`` (MaskablePPO, PPO, A2C or DQN; DQN's prior is a softmax of
             its Q-values and it has no value head).
-        simulations, time_limit, c, c_base, final, reuse_tree, rollout, dirichlet_alpha,
-            dirichlet_epsilon, max_nodes, seed: as in :class:`~boardzoo.agents.MCTSAgent`
-            (``c`` defaults to 1.25, PUCT's constant).
+        simulations: simulations per move, as in :class:`~boardzoo.agents.MCTSAgent`.
+        time_limit: seconds per move, as in :class:`~boardzoo.agents.MCTSAgent`.
+        c: PUCT's exploration constant (default 1.25).
+        c_base: AlphaZero's exploration schedule, as in :class:`~boardzoo.agents.MCTSAgent`.
+        final: ``"robust"`` or ``"max"``, as in :class:`~boardzoo.agents.MCTSAgent`.
+        reuse_tree: keep the tree between moves, as in :class:`~boardzoo.agents.MCTSAgent`.
+        rollout: ``"random"`` or ``"heuristic"``, as in :class:`~boardzoo.agents.MCTSAgent`.
+        dirichlet_alpha: AlphaZero's root noise, as in :class:`~boardzoo.agents.MCTSAgent`.
+        dirichlet_epsilon: the root noise's weight, as in :class:`~boardzoo.agents.MCTSAgent`.
+        max_nodes: nodes each tree may hold, as in :class:`~boardzoo.agents.MCTSAgent`.
+        seed: seed of the search's randomness.
         value_head: score leaves with the model's value head instead of a rollout.
-        algo: ``"auto"`` or the algorithm that saved the model (see :func:`load_model`).
+        algo: ``"auto"`` or the algorithm that saved the model (see :class:`SB3Agent`).
     """
 
     name = "puct"
@@ -47,12 +56,17 @@ class SB3PUCTAgent(MCTSAgent):
         dirichlet_alpha: float | None = None,
         dirichlet_epsilon: float = 0.25,
         max_nodes: int = 1_000_000,
-        algo: str = "auto",
+        algo: Algorithm = "auto",
         seed: Seed = None,
     ) -> None:
         self.policy = SB3Agent(path, algo=algo)
         self.path = self.policy.path
         self.value_head = bool(value_head)
+        if self.value_head and ".dqn." in policy_module(self.policy.description):
+            raise ValueError(
+                f"value_head=true is not allowed with path={path!r}: it needs a model with a "
+                "value head (PPO, A2C, MaskablePPO), and this is a DQN model"
+            )
         super().__init__(
             simulations=simulations,
             time_limit=time_limit,
@@ -68,8 +82,20 @@ class SB3PUCTAgent(MCTSAgent):
             max_nodes=max_nodes,
             seed=seed,
         )
+
+    def prepare(self, game: Game) -> None:
+        """Load the model and the compiled tree operations before any clock runs.
+
+        Args:
+            game: the catalog game (with its options) that will be searched.
+        """
+        self.policy.prepare(game)
         if self.value_head and not hasattr(self.policy.model.policy, "value_net"):
-            raise ValueError(f"value_head=true needs a model with a value head; {path!r} has none")
+            raise ValueError(
+                f"value_head=true is not allowed with path={self.path!r}: it needs a model with "
+                "a value head"
+            )
+        super().prepare(game)
 
     def __repr__(self) -> str:
         return (

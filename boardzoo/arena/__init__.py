@@ -1,21 +1,26 @@
 """The arena: matches and round-robin tournaments between agents, under tournament rules.
 
-    from boardzoo.arena import play_match, render_match, tournament
+    from boardzoo.arena import play_match, render_match
 
-    result = play_match("reversi", ("mcts:simulations=200", "greedy"), games=20, workers=2,
-                        time_limit=5.0, out="runs/m1.jsonl", options={"board_size": 8})
-    print(render_match(result))
+    if __name__ == "__main__":  # agents run in processes that import this script again
+        result = play_match("reversi", ("mcts:simulations=200", "greedy"), games=20, workers=2,
+                            time_limit=5.0, out="runs/m1.jsonl", options={"board_size": 8})
+        print(render_match(result))
 
-Each agent runs in its own process (built from its spec), so that a move over the time limit,
-an exception or a hang loses that game and the match goes on. Every game is written to a JSONL
-file as soon as it ends; ``resume=True`` plays only what is missing. Games are seeded from the
-match seed and their index: the same seed gives the same games with any number of workers.
+Every spec is built once before anything starts, so a bad value is an error at once. Each agent
+runs in its own process, built from its spec and prepared for the game before its clock runs,
+so that a move over the time limit, an exception or a hang loses that game and the match goes
+on; the reports say why each forfeited game was lost. Every game is written to a JSONL file as
+soon as it ends; ``resume=True`` plays only what is missing. Games are handed to the workers as
+they free up, so ``games`` can be as large as you like. Games are seeded from the match seed and
+their index: the same seed gives the same games with any number of workers.
 """
 
 from boardzoo.arena.match import (
     FORFEIT_REASONS,
     MAX_ILLEGAL,
     AgentStats,
+    ForfeitNote,
     MatchResult,
     MatchSettings,
     MatchSettingsError,
@@ -48,13 +53,16 @@ from boardzoo.arena.records import (
     RECORD_FORMAT,
     GameRecord,
     RecordError,
+    RecordWarning,
     RecordWriter,
+    find_game,
     read_records,
     record_game,
     record_options,
     without_timing,
 )
 from boardzoo.arena.report import (
+    forfeit_lines,
     match_table,
     plot_ratings,
     ratings_csv,
@@ -73,6 +81,7 @@ __all__ = [
     "AgentStats",
     "Answer",
     "EloFit",
+    "ForfeitNote",
     "GameRecord",
     "LocalPlayer",
     "MatchResult",
@@ -81,6 +90,7 @@ __all__ = [
     "Player",
     "ProcessPlayer",
     "RecordError",
+    "RecordWarning",
     "RecordWriter",
     "Tally",
     "TournamentResult",
@@ -88,7 +98,9 @@ __all__ = [
     "agent_label",
     "elo_from_score",
     "elo_interval",
+    "find_game",
     "fit_elo",
+    "forfeit_lines",
     "game_seed",
     "match_options",
     "match_table",

@@ -23,8 +23,8 @@ import math
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 import boardzoo
+from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
 from boardzoo.arena.players import (
     SETUP_TIMEOUT,
@@ -60,6 +61,7 @@ __all__ = [
     "FORFEIT_REASONS",
     "MAX_ILLEGAL",
     "AgentStats",
+    "ForfeitNote",
     "MatchResult",
     "MatchSettings",
     "MatchSettingsError",
@@ -280,8 +282,8 @@ def play_game(
         legal = state.legal_actions()
         state = referee.play(state, int(legal[int(rng.integers(len(legal)))]), None)
 
-    for agent in (0, 1):  # both build at once, in their own processes
-        players[agent].request_game(agent_seeds[agent])
+    for agent in (0, 1):  # both build and prepare at once, in their own processes
+        players[agent].request_game(agent_seeds[agent], game)
     for agent in referee.agent_of:  # the first player's failure counts first
         answer = players[agent].wait_game()
         if answer.kind != "ready" and outcome is None:
@@ -335,6 +337,7 @@ def _record(
     configs: Sequence[dict[str, Any]] | None,
 ) -> GameRecord:
     first = referee.agent_of[0]
+    forfeit_time = None
     if outcome is None:
         reason, forfeit, error, trace = "normal", None, None, None
         winner_player = state.winner
@@ -344,6 +347,8 @@ def _record(
         error = _forfeit_text(reason, answer, settings)
         trace = answer.traceback
         winner = 1 - forfeit
+        if reason == "time":
+            forfeit_time = round(answer.seconds, 6)
     scores = [0.5, 0.5] if winner is None else [1.0 if a == winner else 0.0 for a in (0, 1)]
     result = "1/2-1/2" if winner is None else ("1-0" if winner == first else "0-1")
     names = referee.game.spec.sides
@@ -371,6 +376,7 @@ def _record(
         "forfeit": forfeit,
         "error": error,
         "traceback": trace,
+        "forfeit_time": forfeit_time,
     }
     return record  # type: ignore[return-value]
 
@@ -435,7 +441,7 @@ class _PlayerCache:
 
 
 def run_games(
-    tasks: Sequence[GameTask],
+    tasks: Iterable[GameTask],
     *,
     workers: int = 1,
     isolate: bool = True,
@@ -444,12 +450,16 @@ def run_games(
 ) -> list[GameRecord]:
     """Play ``tasks`` on ``workers`` threads, each driving its own agent processes.
 
+    ``tasks`` is consumed lazily: at most ``2 * workers`` games are taken from it ahead of the
+    games finished, so a generator of any length costs no memory up front.
+
     Args:
-        tasks: the games.
+        tasks: the games (any iterable, a generator included).
         workers: games played at once.
         isolate: run spec agents in their own processes (agent objects always run here).
         on_record: called in the calling thread with each record as soon as its game ends.
-        setup_timeout: seconds to start an agent process and build the agent.
+        setup_timeout: seconds to start an agent process, and again to build and prepare the
+            agent for a game.
 
     Returns:
         The records, in the order the games finished. If interrupted (KeyboardInterrupt or an
@@ -478,17 +488,32 @@ def run_games(
 
     records: list[GameRecord] = []
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardzoo-arena")
-    futures = [pool.submit(play, task) for task in tasks]
+    pending: dict[Future[GameRecord | None], None] = {}  # in the order the games started
+    upcoming = iter(tasks)
+
+    def submit() -> None:
+        """Keep ``2 * workers`` games queued or in play (a new one starts as one ends)."""
+        while len(pending) < 2 * workers:
+            task = next(upcoming, None)
+            if task is None:
+                return
+            pending[pool.submit(play, task)] = None
+
     try:
-        for future in as_completed(futures):
-            record = future.result()
-            if record is not None:
-                records.append(record)
-                if on_record is not None:
-                    on_record(record)
+        submit()
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in [f for f in pending if f in finished]:  # the earliest game first
+                del pending[future]
+                record = future.result()
+                if record is not None:
+                    records.append(record)
+                    if on_record is not None:
+                        on_record(record)
+            submit()
     except BaseException:
         stop.set()
-        for future in futures:
+        for future in pending:
             future.cancel()
         with lock:
             for cache in caches:
@@ -540,6 +565,55 @@ class Tally:
 
 
 @dataclass(frozen=True)
+class ForfeitNote:
+    """The games an agent lost by forfeit for one reason and with one cause.
+
+    Attributes:
+        reason: ``"time"``, ``"illegal"`` or ``"error"``.
+        text: the cause: the first line of the recorded error, shortened to
+            :data:`NOTE_LENGTH` characters.
+        games: how many games.
+        first_game: the game index of the first of them.
+        opponent: the agent it played in that game.
+        slowest: for time forfeits, the longest wait for a move (``None`` if not recorded).
+    """
+
+    reason: str
+    text: str
+    games: int
+    first_game: int
+    opponent: str
+    slowest: float | None = None
+
+
+NOTE_LENGTH = 100  # characters of an error text kept in a ForfeitNote
+
+
+def _note_text(error: Any) -> str:
+    lines = str(error).strip().splitlines() if error else []
+    text = lines[0].strip() if lines else "no reason recorded"
+    return text if len(text) <= NOTE_LENGTH else text[: NOTE_LENGTH - 3].rstrip() + "..."
+
+
+def _merge_notes(notes: Iterable[ForfeitNote]) -> tuple[ForfeitNote, ...]:
+    """Notes of the same reason and text as one (counts added, the earliest first game kept)."""
+    merged: dict[tuple[str, str], ForfeitNote] = {}
+    for note in notes:
+        key = (note.reason, note.text)
+        old = merged.get(key)
+        if old is None:
+            merged[key] = note
+            continue
+        times = [t for t in (old.slowest, note.slowest) if t is not None]
+        merged[key] = ForfeitNote(
+            note.reason, note.text, old.games + note.games, old.first_game, old.opponent,
+            max(times) if times else None,
+        )  # fmt: skip
+    order = {reason: i for i, reason in enumerate(FORFEIT_REASONS)}
+    return tuple(sorted(merged.values(), key=lambda n: (order.get(n.reason, 9), -n.games)))
+
+
+@dataclass(frozen=True)
 class AgentStats:
     """One agent's results in a match.
 
@@ -553,6 +627,7 @@ class AgentStats:
         max_move_seconds: its slowest move.
         forfeits: games it lost by forfeit, by cause (time, illegal, error).
         illegal_attempts: illegal answers it gave (forfeited or not).
+        forfeit_notes: why it forfeited: one :class:`ForfeitNote` per reason and error text.
     """
 
     agent: str
@@ -564,6 +639,7 @@ class AgentStats:
     max_move_seconds: float
     forfeits: dict[str, int]
     illegal_attempts: int
+    forfeit_notes: tuple[ForfeitNote, ...] = ()
 
     @property
     def mean_move_seconds(self) -> float:
@@ -592,6 +668,7 @@ class AgentStats:
             max_move_seconds=max((p.max_move_seconds for p in parts), default=0.0),
             forfeits={r: sum(p.forfeits[r] for p in parts) for r in FORFEIT_REASONS},
             illegal_attempts=sum(p.illegal_attempts for p in parts),
+            forfeit_notes=_merge_notes(note for p in parts for note in p.forfeit_notes),
         )
 
 
@@ -678,6 +755,7 @@ def _agent_stats(settings: MatchSettings, records: Sequence[GameRecord], agent: 
     total, as_first, as_second = Tally(), Tally(), Tally()
     moves, seconds, slowest, illegal = 0, 0.0, 0.0, 0
     forfeits = dict.fromkeys(FORFEIT_REASONS, 0)
+    notes: list[ForfeitNote] = []
     for record in records:
         score = record["scores"][agent]
         total = total.add(score)
@@ -687,6 +765,14 @@ def _agent_stats(settings: MatchSettings, records: Sequence[GameRecord], agent: 
             as_second = as_second.add(score)
         if record["forfeit"] == agent:
             forfeits[record["reason"]] += 1
+            waited = record.get("forfeit_time")
+            notes.append(
+                ForfeitNote(
+                    record["reason"], _note_text(record.get("error")), 1, record["game_index"],
+                    settings.agents[1 - agent],
+                    waited if isinstance(waited, (int, float)) else None,
+                )
+            )  # fmt: skip
         illegal += sum(1 for a in record["illegal_attempts"] if a["agent"] == agent)
         for mover, time in zip(record["move_agents"], record["move_times"], strict=True):
             if mover == agent and time is not None:
@@ -703,10 +789,19 @@ def _agent_stats(settings: MatchSettings, records: Sequence[GameRecord], agent: 
         max_move_seconds=slowest,
         forfeits=forfeits,
         illegal_attempts=illegal,
+        forfeit_notes=_merge_notes(notes),
     )
 
 
 # --- the match ----------------------------------------------------------------------------------
+
+
+def check_specs(agents: Iterable[str | Agent]) -> None:
+    """Build every spec among ``agents`` once (agent objects are left alone), before anything
+    starts: a bad one raises :class:`~boardzoo.agents.registry.AgentSpecError`."""
+    for agent in agents:
+        if isinstance(agent, str):
+            registry.check_spec(agent)
 
 
 def play_match(
@@ -751,18 +846,24 @@ def play_match(
             else 0).
         isolate: run spec agents in their own processes (``False``: in this process, faster to
             start but a hanging agent hangs the match).
-        setup_timeout: seconds to start an agent's process and build the agent.
+        setup_timeout: seconds to start an agent's process, and again to build and prepare the
+            agent for a game (the first game compiles or loads compiled code; the move clock
+            starts after).
         options: the game's options (``{"board_size": 6}``); those not given take the game's
             defaults, and the record holds them all.
 
     Returns:
         A :class:`MatchResult` over games ``0 .. games - 1`` (resumed ones included).
 
+    Every spec is built once before anything starts (no file is written, no process started
+    before), so that a bad value stops the match at once.
+
     Raises:
-        AgentSpecError: a spec names an unknown agent or option.
+        AgentSpecError: a spec names an unknown agent or option, or a value its agent refuses
+            (the message names the key, the value and what is allowed).
         FileExistsError: ``out`` already holds games and ``resume`` is not set.
         MatchSettingsError: resuming a file of another match.
-        RecordError: ``out`` cannot be read or holds malformed lines.
+        RecordError: ``out`` cannot be read or written, or holds malformed lines.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
@@ -786,9 +887,10 @@ def play_match(
                 "Agent objects are played in this process and shared by all games: use "
                 "workers=1, or pass specs to play games in parallel"
             )
-    configs = (agent_config(agents[0]), agent_config(agents[1]))  # checks the specs
     if resume and out is None:
         raise ValueError("resume=True needs the record file (out) of the run to resume")
+    check_specs(agents)
+    configs = (agent_config(agents[0]), agent_config(agents[1]))
 
     existing: list[GameRecord] = []
     writer: RecordWriter | None = None
@@ -796,7 +898,7 @@ def play_match(
         existing, writer = open_records(out, resume, settings.mismatch)
     done = {r["game_index"]: r for r in existing if r["game_index"] < games}
     pair: tuple[str | Agent, str | Agent] = (agents[0], agents[1])
-    tasks = [GameTask(settings, i, pair, configs) for i in range(games) if i not in done]
+    tasks = (GameTask(settings, i, pair, configs) for i in range(games) if i not in done)
     records = list(done.values())
 
     from boardzoo.arena.report import MatchProgress

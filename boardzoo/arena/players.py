@@ -7,6 +7,11 @@ The arena waits at most ``time_limit`` seconds for the answer; an agent that han
 crashes its interpreter is killed and its process is started again for the next game. An
 exception inside ``act`` is caught in the child and reported with its traceback.
 
+Before each game, in the set-up time (``setup_timeout``, not the move clock), the agent is built
+and :meth:`Agent.prepare <boardzoo.agents.base.Agent.prepare>` is called with the game, and the
+game's compiled rules are loaded (or compiled, the first time): the first move is timed like
+any other.
+
 :class:`LocalPlayer` calls the agent in the arena's own process: no start-up cost and any
 :class:`~boardzoo.agents.Agent` object works, but a hanging agent hangs the arena (a slow move
 is still caught, after it returns).
@@ -33,6 +38,7 @@ from typing import Any, Literal
 from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import agent_class, make_agent, parse_spec
+from boardzoo.games.spec import Game
 
 __all__ = [
     "SETUP_TIMEOUT",
@@ -44,8 +50,9 @@ __all__ = [
     "agent_label",
 ]
 
-# Seconds allowed to start an agent's process and build the agent for a game.
-SETUP_TIMEOUT = 120.0
+# Seconds allowed to start an agent's process, and again to build and prepare the agent for a
+# game (the first time: load or compile the game's rules and the agent's compiled search).
+SETUP_TIMEOUT = 300.0
 _QUIT_WAIT = 2.0
 
 
@@ -55,9 +62,9 @@ class Answer:
 
     Attributes:
         kind: ``"move"`` (``action`` holds it; ``None`` if the agent returned something that is
-            not an integer, described in ``text``), ``"ready"`` (the agent is built), ``"error"``
-            (it raised: ``text`` and ``traceback``), ``"time"`` (no answer in time; the process
-            was killed) or ``"died"`` (its process ended).
+            not an integer, described in ``text``), ``"ready"`` (the agent is built and
+            prepared), ``"error"`` (it raised: ``text`` and ``traceback``), ``"time"`` (no
+            answer in time; the process was killed) or ``"died"`` (its process ended).
         action: the action returned, as an int.
         seconds: how long the arena waited for the answer.
         text: the error message, or the repr of a non-integer answer.
@@ -116,8 +123,9 @@ class Player(ABC):
     label: str
 
     @abstractmethod
-    def request_game(self, seed: int) -> None:
-        """Start building a fresh agent for a new game (may return before it is ready)."""
+    def request_game(self, seed: int, game: Game | None = None) -> None:
+        """Start building a fresh agent for a new game and preparing it for ``game`` (may return
+        before it is ready)."""
 
     @abstractmethod
     def wait_game(self) -> Answer:
@@ -150,13 +158,15 @@ class LocalPlayer(Player):
         self._agent: Agent | None = None if isinstance(agent, str) else agent
         self._pending: Answer | None = None
 
-    def request_game(self, seed: int) -> None:
+    def request_game(self, seed: int, game: Game | None = None) -> None:
         start = time.perf_counter()
         try:
             if isinstance(self.agent_or_spec, str):
                 self._agent = make_agent(self.agent_or_spec, seed=seed)
             assert self._agent is not None
             self._agent.reset()
+            if game is not None:
+                self._agent.prepare(game)
             self._pending = Answer("ready", seconds=time.perf_counter() - start)
         except Exception as error:
             self._pending = _error_answer(error, time.perf_counter() - start)
@@ -205,7 +215,8 @@ class ProcessPlayer(Player):
         spec: the agent spec (``name:key=value,...``); names registered with
             :func:`~boardzoo.agents.registry.register_agent` in this process are known in the
             child too, provided their module can be imported there.
-        setup_timeout: seconds allowed to start the process and build the agent.
+        setup_timeout: seconds allowed to start the process, and again to build and prepare the
+            agent for a game.
     """
 
     def __init__(self, spec: str, setup_timeout: float = SETUP_TIMEOUT) -> None:
@@ -303,13 +314,13 @@ class ProcessPlayer(Player):
 
     # --- the Player interface -------------------------------------------------------------------
 
-    def request_game(self, seed: int) -> None:
+    def request_game(self, seed: int, game: Game | None = None) -> None:
         self._started_at = time.perf_counter()
         self._expect_ready = False
         self._ensure_process()
         assert self._conn is not None
         with contextlib.suppress(OSError, ValueError):  # a dead process: wait_game says so
-            self._conn.send(("new", self.spec, seed))
+            self._conn.send(("new", self.spec, seed, game))
 
     def wait_game(self) -> Answer:
         """Wait for the agent to be built (see :meth:`Player.wait_game`).
@@ -331,6 +342,7 @@ class ProcessPlayer(Player):
                     "`if __name__ == '__main__':`"
                 )
             self._expect_ready = False
+            self._started_at = time.perf_counter()  # building the agent has its own set-up time
         message = self._receive(self.setup_timeout, self._started_at)
         if isinstance(message, Answer):
             return _setup_failure(message, self.setup_timeout)
@@ -376,15 +388,15 @@ def _watch_parent(parent_pid: int) -> None:
             os._exit(1)
 
 
-def _warm_up() -> None:
-    """Load the compiled rules (numba caches) so that the first move is not slowed by them."""
-    from boardzoo.games.catalog import GAME_NAMES, initial_state
-
-    for game in GAME_NAMES:
-        state = initial_state(game)
-        while not state.is_terminal():
-            state = state.apply(state.legal_actions()[0])
-        state.returns()
+def _warm_up(game: Game) -> None:
+    """Load the game's compiled rules (compile them on a cold cache) by playing one game through
+    every rules kernel the agents call."""
+    state = game.initial_state()
+    while not state.is_terminal():
+        state.legal_action_mask()
+        state.planes(state.current_player)
+        state = state.apply(int(state.legal_actions()[0]))
+    state.returns()
 
 
 def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> None:
@@ -392,10 +404,9 @@ def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the arena's to handle
     threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
     registry.AGENT_CLASSES.update(agent_classes)
-    with contextlib.suppress(Exception):  # only an optimisation
-        _warm_up()
     conn.send(("ready",))
     agent: Agent | None = None
+    warm: set[Game] = set()
     while True:
         try:
             message = conn.recv()
@@ -406,9 +417,15 @@ def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> 
             return
         try:
             if kind == "new":
+                _, spec, seed, game = message
                 agent = None
-                agent = make_agent(message[1], seed=message[2])
+                if game is not None and game not in warm:
+                    _warm_up(game)
+                    warm.add(game)
+                agent = make_agent(spec, seed=seed)
                 agent.reset()
+                if game is not None:
+                    agent.prepare(game)
                 conn.send(("ok",))
             elif kind == "act":
                 if agent is None:

@@ -12,7 +12,8 @@ A record written by the arena holds everything needed to replay, audit and re-sc
      "move_agents": [1, 0, ...],
      "illegal_attempts": [{"ply": 7, "agent": 0, "action": 0, "name": "a1", "time": 0.001}],
      "result": "1-0", "scores": [0.0, 1.0], "winner": 1, "discs": [40, 24],
-     "reason": "normal", "forfeit": null, "error": null, "traceback": null}
+     "reason": "normal", "forfeit": null, "error": null, "traceback": null,
+     "forfeit_time": null}
 
 ``game`` is a catalog name and ``options`` every option of that game (``{}`` for games without
 options); :func:`record_game` turns the two into the :class:`~boardzoo.games.spec.Game`.
@@ -22,7 +23,9 @@ the game's ``sides``) and ``result`` is written from the first player's side, as
 ``move_names`` come from :meth:`Game.action_name <boardzoo.games.spec.Game.action_name>`;
 ``discs`` counts each player's pieces on the final board (player 0 first). ``move_times`` holds
 the seconds the arena waited for each move and ``move_agents`` the agent who made it (both
-``null`` for the random opening plies). Tournament records add ``tournament_seed``.
+``null`` for the random opening plies). ``forfeit_time`` is the seconds the arena waited for the
+answer that lost a game on time (``null`` otherwise; older records lack it). Tournament records add
+``tournament_seed``.
 
 Format 1 (before game options) wrote ``"board_size": N`` instead of ``"options"``; such records
 are still read: :func:`record_options` gives ``{"board_size": N}`` for a game that has that option
@@ -30,7 +33,9 @@ are still read: :func:`record_options` gives ``{"board_size": N}`` for a game th
 
 Files are read as JSON only: no pickle, no eval. :func:`read_records` needs only ``game`` and
 ``moves`` on each line (enough to replay a game; moves may be action numbers or names such as
-``"d3"``); the arena checks its own fields when it resumes.
+``"d3"``); the arena checks its own fields when it resumes. A last line cut short (a run killed
+while writing it: no newline, not valid JSON) is skipped with a :class:`RecordWarning`; a resumed
+run removes it. :func:`find_game` picks a game by the ``game_index`` it was recorded with.
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -56,10 +63,15 @@ __all__ = [
     "GameRecord",
     "MatchSettingsError",
     "RecordError",
+    "RecordScan",
+    "RecordWarning",
     "RecordWriter",
+    "find_game",
+    "index_ranges",
     "open_records",
     "read_records",
     "record_game",
+    "record_index",
     "record_options",
     "scan_records",
     "without_timing",
@@ -68,11 +80,15 @@ __all__ = [
 # 2: "options" (every option of the game) replaced format 1's "board_size".
 RECORD_FORMAT = 2
 # Fields that differ between two runs of the same match (wall-clock measurements).
-TIMING_FIELDS = ("timestamp", "move_times")
+TIMING_FIELDS = ("timestamp", "move_times", "forfeit_time")
 
 
 class RecordError(ValueError):
     """A record file that cannot be read, or a line in it that is not a valid record."""
+
+
+class RecordWarning(UserWarning):
+    """A record file that can be read, with something skipped (a last line cut short)."""
 
 
 class MatchSettingsError(ValueError):
@@ -123,6 +139,7 @@ class GameRecord(TypedDict, total=False):
     forfeit: int | None
     error: str | None
     traceback: str | None
+    forfeit_time: float | None
 
 
 def _reject_constant(name: str) -> None:
@@ -184,32 +201,82 @@ def record_game(record: Mapping[str, Any]) -> Game:
         raise RecordError(f"record of game {name!r}: {error}") from None
 
 
+@dataclass(frozen=True)
+class RecordScan:
+    """What :func:`scan_records` found in a file.
+
+    Attributes:
+        records: ``(line number, record)`` of every record, in file order.
+        truncated_at: the byte offset where a last line cut short starts (``None`` if there is
+            none): a resumed run cuts the file there before appending.
+        truncated_line: that line's number.
+        note: a sentence about what was skipped (``None`` if nothing was).
+    """
+
+    records: list[tuple[int, GameRecord]]
+    truncated_at: int | None = None
+    truncated_line: int | None = None
+    note: str | None = None
+
+
 def read_records(
-    path: str | os.PathLike[str], *, allow_truncated_end: bool = False
+    path: str | os.PathLike[str],
+    *,
+    require_games: bool = False,
+    notes: list[str] | None = None,
+    allow_truncated_end: bool = True,
 ) -> list[GameRecord]:
     """Read the game records of a JSONL file, in file order.
 
+    A last line cut short (no newline at its end and not a valid record: what a run killed while
+    writing leaves behind) is skipped: it is reported by a :class:`RecordWarning`, or appended to
+    ``notes`` when a list is given (for a caller that shows it its own way).
+
     Args:
         path: the file (written by :func:`~boardzoo.arena.play_match` or a tournament).
-        allow_truncated_end: ignore a last line that has no newline and does not parse (what a
-            run killed while writing leaves behind) instead of reporting it.
+        require_games: a file without any game is an error ("holds no games yet").
+        notes: receives what was skipped instead of a warning.
+        allow_truncated_end: ``False`` makes a cut last line an error instead (kept for callers
+            of earlier versions, where that was the default).
 
     Returns:
-        One dict per non-blank line.
+        One dict per record line.
 
     Raises:
-        RecordError: the file cannot be read, or a line is not a JSON object with a ``game`` and
-            a list of ``moves`` (ints or names); the message names the file and the line.
+        RecordError: the file cannot be read, a line before the last is not a JSON object with a
+            ``game`` and a list of ``moves`` (ints or names), or (``require_games``) the file
+            holds no game; the message names the file and the line.
     """
-    numbered, _ = scan_records(path, allow_truncated_end=allow_truncated_end)
-    return [record for _, record in numbered]
+    scan = scan_records(path)
+    if scan.note is not None:
+        if not allow_truncated_end:
+            raise RecordError(scan.note.replace("skipped an incomplete", "an incomplete"))
+        if notes is not None:
+            notes.append(scan.note)
+        else:
+            warnings.warn(scan.note, RecordWarning, stacklevel=2)
+    if require_games and not scan.records:
+        raise RecordError(_no_games(Path(path), scan))
+    return [record for _, record in scan.records]
 
 
-def scan_records(
-    path: str | os.PathLike[str], *, allow_truncated_end: bool = False
-) -> tuple[list[tuple[int, GameRecord]], int | None]:
-    """Like :func:`read_records`, with the line number of each record and, when a truncated last
-    line was skipped, the byte offset where it starts (``None`` otherwise)."""
+def _no_games(path: Path, scan: RecordScan) -> str:
+    if scan.truncated_line is not None:
+        return (
+            f"{path} holds no complete game yet: its only record was cut short (a run stopped "
+            "while writing it)"
+        )
+    return f"{path} holds no games yet"
+
+
+def scan_records(path: str | os.PathLike[str]) -> RecordScan:
+    """Read a record file line by line (see :func:`read_records`), keeping each record's line
+    number, and where a last line cut short starts.
+
+    Raises:
+        RecordError: the file cannot be read, or a line that is not the last is not a valid
+            record (the message names the file and the line).
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -218,7 +285,7 @@ def scan_records(
     except IsADirectoryError:
         raise RecordError(f"cannot read records: {path} is a folder, not a JSONL file") from None
     except OSError as error:
-        raise RecordError(f"cannot read records from {path}: {error.strerror or error}") from None
+        raise RecordError(f"cannot read records from {path}: {_reason(error)}") from None
     records: list[tuple[int, GameRecord]] = []
     offset = 0
     lines = data.split(b"\n")
@@ -227,24 +294,109 @@ def scan_records(
         if not raw.strip():
             continue
         where = f"{path}, line {number}"
-        last = number == len(lines)  # no newline after it: a write may have been cut short
         try:
             text = raw.decode("utf-8")
             records.append((number, _parse_line(text, where)))
-        except UnicodeDecodeError:
-            if last and allow_truncated_end:
-                return records, start
-            raise RecordError(f"{where}: not UTF-8 text") from None
-        except RecordError:
-            if last and allow_truncated_end:
-                return records, start
-            if last:
-                raise RecordError(
-                    f"{where}: incomplete last line (was the run interrupted? resuming the run "
-                    "repairs the file)"
-                ) from None
+        except (UnicodeDecodeError, RecordError) as error:
+            if number == len(lines):  # no newline after it: the write was cut short
+                note = (
+                    f"{where}: skipped an incomplete last line (a run stopped while writing "
+                    "it); resuming the run removes it"
+                )
+                return RecordScan(records, start, number, note)
+            if isinstance(error, UnicodeDecodeError):
+                raise RecordError(f"{where}: not UTF-8 text") from None
             raise
-    return records, None
+    return RecordScan(records)
+
+
+def _make_folder(folder: Path) -> None:
+    """Create ``folder`` and its parents; a :class:`RecordError` naming the file in the way."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocker = next((p for p in (folder, *folder.parents) if p.is_file()), folder)
+        raise RecordError(f"cannot create {folder}: {blocker} is a file, not a folder") from None
+
+
+def _reason(error: OSError) -> str:
+    """An OS error in words, without its ``[Errno N]`` prefix."""
+    return (error.strerror or type(error).__name__).lower()
+
+
+def record_index(record: GameRecord, position: int) -> int:
+    """The index a record is known by: its ``game_index``, or (a bare record without one) its
+    position among the file's records."""
+    index = record.get("game_index")
+    return index if isinstance(index, int) and not isinstance(index, bool) else position
+
+
+def index_ranges(indices: Iterable[int]) -> str:
+    """``[0, 1, 2, 3, 5, 8, 9]`` as ``"0-3, 5, 8-9"``."""
+    ordered = sorted(set(indices))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
+def find_game(
+    records: Sequence[GameRecord],
+    game_index: int,
+    source: str | os.PathLike[str] | None = None,
+    agents: Sequence[str] | None = None,
+) -> GameRecord:
+    """The record of game ``game_index`` (its recorded ``game_index``, not its line).
+
+    Records without a ``game_index`` (bare ``game`` and ``moves`` lines) are numbered by their
+    position among the records. A tournament's file holds a game ``N`` for every pair: ``agents``
+    (the two agents' labels, in either order) chooses one.
+
+    Args:
+        records: from :func:`read_records`.
+        game_index: the game wanted.
+        source: the file they come from, named in messages.
+        agents: only a game between these two agents.
+
+    Raises:
+        RecordError: no such game (the message lists the indices there are), no games at all,
+            or several games of that index between different agents.
+    """
+    name = "the records" if source is None else str(source)
+    if isinstance(game_index, bool) or not isinstance(game_index, int) or game_index < 0:
+        raise RecordError(f"game {game_index!r} is not a game index: indices are integers >= 0")
+    if not records:
+        raise RecordError(f"{name} holds no games yet")
+    pair = None if agents is None else [str(a) for a in agents]
+    chosen = [
+        (position, record)
+        for position, record in enumerate(records)
+        if pair is None or sorted(map(str, record.get("agents") or [])) == sorted(pair)
+    ]
+    if not chosen:
+        raise RecordError(f"{name} holds no game between {' and '.join(pair or [])}")
+    found = [record for position, record in chosen if record_index(record, position) == game_index]
+    if not found:
+        held = index_ranges(record_index(record, position) for position, record in chosen)
+        between = "" if pair is None else f" between {' and '.join(pair)}"
+        raise RecordError(f"game {game_index} is not in {name}: it holds games {held}{between}")
+    pairs = []
+    for record in found:
+        agents_of = record.get("agents")
+        if agents_of not in pairs:
+            pairs.append(agents_of)
+    if len(pairs) > 1:
+        listed = "; ".join(" vs ".join(map(str, p)) if p else "?" for p in pairs)
+        raise RecordError(
+            f"{name} holds {len(pairs)} games with index {game_index}, one per pair of agents "
+            f"({listed}): choose the pair too"
+        )
+    return found[0]
 
 
 def without_timing(record: GameRecord) -> dict[str, Any]:
@@ -278,13 +430,16 @@ class RecordWriter:
 
     def __init__(self, path: str | os.PathLike[str], truncate_at: int | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._file = open(self.path, "ab")  # noqa: SIM115 (kept open: closed in close())
-        if truncate_at is not None:
-            self._file.truncate(truncate_at)
-        elif self._file.tell() > 0 and not self._ends_with_newline():
-            self._file.write(b"\n")
+        try:
+            _make_folder(self.path.parent)
+            self._file = open(self.path, "ab")  # noqa: SIM115 (kept open: closed in close())
+            if truncate_at is not None:
+                self._file.truncate(truncate_at)
+            elif self._file.tell() > 0 and not self._ends_with_newline():
+                self._file.write(b"\n")
+        except OSError as error:
+            raise RecordError(f"cannot write records to {self.path}: {_reason(error)}") from None
 
     def _ends_with_newline(self) -> bool:
         with open(self.path, "rb") as existing:
@@ -343,29 +498,38 @@ def open_records(
 ) -> tuple[list[GameRecord], RecordWriter]:
     """Open a record file for a run: check it, read what a resumed run already has.
 
+    A last line cut short (a run killed while writing) is cut off the file before the first new
+    record is appended.
+
     Args:
         out: the JSONL file.
         resume: read the games already there (and play only the others); without it, the file
-            must be missing or empty.
+            must be missing, empty or blank.
         belongs: ``record -> None`` if the record belongs to this run, else why not.
 
     Returns:
         The records already there (first of each game) and a writer appending to the file.
+
+    Raises:
+        FileExistsError: the file holds something and ``resume`` is not set.
+        RecordError: the file cannot be read or written, or a line is not an arena record.
+        MatchSettingsError: a record of another match.
     """
     path = Path(out)
     if path.is_dir():
         raise RecordError(f"{path} is a folder: the records go to a JSONL file")
     existing: list[GameRecord] = []
     truncate_at = None
-    if path.exists() and path.stat().st_size > 0:
+    if _holds_something(path):
         if not resume:
             raise FileExistsError(
-                f"{path} already holds games: pass resume=True (--resume) to continue that run, "
-                "or choose another file"
+                f"{path} already holds games: resume that run (resume=True, --resume) or "
+                "choose another file"
             )
-        numbered, truncate_at = scan_records(path, allow_truncated_end=True)
+        scan = scan_records(path)
+        truncate_at = scan.truncated_at
         seen: set[tuple[Any, ...]] = set()
-        for line, record in numbered:
+        for line, record in scan.records:
             missing = [key for key in ARENA_FIELDS if key not in record]
             if missing or not all(isinstance(m, int) for m in record["moves"]):
                 what = f"no {', '.join(missing)}" if missing else "moves are not action numbers"
@@ -381,3 +545,17 @@ def open_records(
                 seen.add(key)
                 existing.append(record)
     return existing, RecordWriter(path, truncate_at=truncate_at)
+
+
+def _holds_something(path: Path) -> bool:
+    """Whether ``path`` is a file with something other than blanks in it."""
+    try:
+        if not path.exists() or path.stat().st_size == 0:
+            return False
+        with open(path, "rb") as source:
+            while chunk := source.read(1 << 20):
+                if chunk.strip():
+                    return True
+    except OSError as error:
+        raise RecordError(f"cannot read records from {path}: {_reason(error)}") from None
+    return False

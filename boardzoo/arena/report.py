@@ -9,6 +9,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MatchProgress",
     "TournamentProgress",
+    "forfeit_lines",
     "match_table",
     "plot_ratings",
     "ratings_csv",
@@ -65,6 +67,51 @@ def _forfeits(stats: AgentStats) -> str:
         f"{reason} {stats.forfeits[reason]}" for reason in FORFEIT_REASONS if stats.forfeits[reason]
     ]
     return ", ".join(parts) or "-"
+
+
+_REASON_WORDS = {"time": "on time", "illegal": "illegal moves", "error": "error"}
+
+
+def forfeit_lines(
+    stats: Sequence[AgentStats], time_limit: float | None, tournament: bool = False
+) -> list[str]:
+    """Why games were forfeited, per agent: a heading line per agent with forfeits, then an
+    indented line per cause (reason, error text, count, first game; the slowest wait for time
+    forfeits). Empty when no game was forfeited.
+
+    Args:
+        stats: the agents' results.
+        time_limit: the match's seconds per move, compared with the slowest wait.
+        tournament: name the opponent of the first game too (game indices count per pair).
+    """
+    lines = []
+    for s in stats:
+        if not s.forfeit_notes:
+            continue
+        counts = [
+            f"{s.forfeits[r]} {_REASON_WORDS[r]}" for r in FORFEIT_REASONS if s.forfeits.get(r)
+        ]
+        lines.append(f"{s.agent} forfeited {', '.join(counts)}:")
+        for note in s.forfeit_notes:
+            where = f"game {note.first_game}"
+            if tournament:
+                where += f" vs {note.opponent}"
+            details = [f"first {where}" if note.games > 1 else where]
+            if note.reason == "time" and note.slowest is not None:
+                limit = "" if time_limit is None else f", limit {time_limit:g} s"
+                details.insert(0, f"slowest {note.slowest:.3f} s{limit}")
+            lines.append(f"  {note.reason} x{note.games}: {note.text} ({'; '.join(details)})")
+    return lines
+
+
+def _forfeit_block(lines: list[str], markdown: bool) -> list[str]:
+    """:func:`forfeit_lines` under a heading, as text lines or a Markdown list."""
+    if not lines:
+        return []
+    if markdown:
+        items = [f"  - {line.strip()}" if line[:1] == " " else f"- {line}" for line in lines]
+        return ["Forfeits:\n\n" + "\n".join(items)]
+    return ["Forfeits:", *("  " + line for line in lines)]
 
 
 def _limit(settings: MatchSettings) -> str:
@@ -159,7 +206,7 @@ def _match_title(result: MatchResult) -> str:
     )
 
 
-def _match_summary(result: MatchResult) -> list[str]:
+def _match_summary(result: MatchResult, markdown: bool = False) -> list[str]:
     low, high = result.score_interval
     elo_low, elo_high = result.elo_interval
     lines = [
@@ -167,9 +214,10 @@ def _match_summary(result: MatchResult) -> list[str]:
         f"(95% Wilson interval), Elo difference {_elo(result.elo)} "
         f"[{_elo(elo_low)}, {_elo(elo_high)}]",
     ]
-    forfeits = result.forfeits
-    if any(forfeits.values()):
-        lines.append("Forfeits: " + ", ".join(f"{r} {n}" for r, n in forfeits.items() if n))
+    stats = result.stats
+    if result.agents[0] == result.agents[1]:  # self-play: tell the two apart
+        stats = tuple(replace(s, agent=f"{s.agent} #{i + 1}") for i, s in enumerate(result.stats))  # type: ignore[assignment]
+    lines += _forfeit_block(forfeit_lines(stats, result.settings.time_limit), markdown)
     if result.out is not None:
         lines.append(f"Records: {result.out}")
     return lines
@@ -185,7 +233,7 @@ def render_match(result: MatchResult, markdown: bool = False) -> str:
     headers, rows = _match_rows(result)
     title = _match_title(result)
     table = format_table(headers, rows, markdown)
-    summary = _match_summary(result)
+    summary = _match_summary(result, markdown)
     if markdown:
         return "\n\n".join([f"## {title}", table, *summary]) + "\n"
     return "\n".join([title, "", table, "", *summary])
@@ -296,6 +344,11 @@ def _tournament_notes(result: TournamentResult) -> list[str]:
     return notes
 
 
+def _tournament_forfeits(result: TournamentResult, markdown: bool = False) -> list[str]:
+    stats = [result.stats[agent] for agent in result.standings()]
+    return _forfeit_block(forfeit_lines(stats, result.time_limit, tournament=True), markdown)
+
+
 def render_tournament(result: TournamentResult, markdown: bool = False) -> str:
     """A tournament result as plain text (or Markdown): standings with Elo, and the crosstable.
 
@@ -310,9 +363,13 @@ def render_tournament(result: TournamentResult, markdown: bool = False) -> str:
     cross = format_table(cross_headers, cross_rows, markdown)
     notes = _tournament_notes(result)
     if markdown:
-        parts = [f"## {title}", standings, *notes, "### Crosstable (points/games)", cross]
+        forfeits = _tournament_forfeits(result, markdown=True)
+        parts = [f"## {title}", standings, *forfeits, *notes]
+        parts += ["### Crosstable (points/games)", cross]
         return "\n\n".join(parts) + "\n"
-    return "\n".join([title, "", standings, "", *notes, "", "Crosstable (points/games)", cross])
+    forfeits = _tournament_forfeits(result)
+    text = [title, "", standings, "", *forfeits, *notes, "", "Crosstable (points/games)", cross]
+    return "\n".join(text)
 
 
 def tournament_table(result: TournamentResult) -> Table:
@@ -320,7 +377,8 @@ def tournament_table(result: TournamentResult) -> Table:
     from rich.table import Table
 
     headers, rows = _tournament_rows(result)
-    table = Table(title=_tournament_title(result), caption="\n".join(_tournament_notes(result)))
+    caption = [*_tournament_forfeits(result), *_tournament_notes(result)]
+    table = Table(title=_tournament_title(result), caption="\n".join(caption))
     for i, header in enumerate(headers):
         table.add_column(header, justify="left" if i in (1, 3, 11) else "right")
     for row in rows:

@@ -25,6 +25,7 @@ from boardzoo.arena.match import (
     GameTask,
     MatchResult,
     MatchSettings,
+    check_specs,
     derive_seed,
     make_settings,
     match_options,
@@ -151,14 +152,17 @@ def tournament(
         opening_plies: random plies before the agents play (default 4 with ``pair_openings``).
         anchor: the agent rated ``0`` (default: the first).
         isolate: run the agents in their own processes.
-        setup_timeout: seconds to start an agent's process and build the agent.
+        setup_timeout: seconds to start an agent's process, and again to build and prepare the
+            agent for a game.
         options: the game's options (``{"board_size": 6}``; the others at their defaults).
 
     Returns:
         A :class:`TournamentResult`.
 
+    Every spec is built once before anything starts (no folder is created before).
+
     Raises:
-        AgentSpecError: a spec names an unknown agent or option.
+        AgentSpecError: a spec names an unknown agent or option, or a value its agent refuses.
         FileExistsError: ``out_dir`` already holds games and ``resume`` is not set.
         MatchSettingsError: resuming a folder of another tournament.
     """
@@ -179,7 +183,10 @@ def tournament(
         or games_per_pair < 1
     ):
         raise ValueError(f"games_per_pair must be a positive int, got {games_per_pair!r}")
-    configs = {a: agent_config(a) for a in labels}  # checks every spec before any game
+    if resume and out_dir is None:
+        raise ValueError("resume=True needs the folder (out_dir) of the tournament to resume")
+    check_specs(labels)  # every agent built once, before any file or game
+    configs = {a: agent_config(a) for a in labels}
     pairs = round_robin(labels)
     settings = {
         pair: make_settings(
@@ -194,8 +201,6 @@ def tournament(
         )
         for pair in pairs
     }
-    if resume and out_dir is None:
-        raise ValueError("resume=True needs the folder (out_dir) of the tournament to resume")
 
     existing: list[GameRecord] = []
     writer: RecordWriter | None = None
@@ -211,12 +216,12 @@ def tournament(
         (tuple(r["agents"]), r["game_index"]) for r in existing if r["game_index"] < games_per_pair
     }
     records = [r for r in existing if r["game_index"] < games_per_pair]
-    tasks = [
+    tasks = (
         GameTask(settings[pair], index, pair, (configs[pair[0]], configs[pair[1]]))
         for pair in pairs
         for index in range(games_per_pair)
         if (pair, index) not in done
-    ]
+    )
 
     from boardzoo.arena.report import TournamentProgress
 

@@ -30,7 +30,8 @@ class BoardGameEnv(AECEnv):
     ``is_parallelizable``) and pass their :class:`Game` to ``__init__``. The agents are the
     game's (``game.spec.agents``, player 0 first); actions are ``Discrete(game.num_actions)``;
     observations are ``{"observation": Box(0, 1, (rows, cols, 2), int8), "action_mask":
-    Box(0, 1, (num_actions,), int8)}`` with plane 0 the observing agent's pieces.
+    Box(0, 1, (num_actions,), int8)}`` with plane 0 the observing agent's pieces. The mask is
+    int8 as in PettingZoo's classic envs, the same dtype as the single-agent env's masks.
     """
 
     metadata: ClassVar[dict[str, Any]] = {

@@ -12,6 +12,9 @@
 | Observation Shape  | (6, 7, 2)                                                            |
 | Observation Values | [0, 1]                                                               |
 
+`make` is `pettingzoo.make`; it finds `"boardzoo/connect-four-v0"` once `import boardzoo` has
+run (PettingZoo reads no entry points: the package registers its envs when imported).
+
 Connect Four: `player_0` (red) and `player_1` (yellow) take turns dropping a disc into one of the
 7 columns of an upright board of 6 rows; the disc falls to the lowest empty cell. Four discs in a
 row, horizontally, vertically or diagonally, win; a full board without one is a draw. Agents,

@@ -3,6 +3,18 @@
 Every game of the catalog gets its AEC id (``spec.aec_id``, its env module's ``env``) and its
 Gymnasium id (``spec.gym_id``, the generic single-agent env with ``game`` set). Nothing here
 imports pygame or torch.
+
+How a program reaches the ids:
+
+- ``pettingzoo.make("aec", "boardzoo/reversi-v0")`` needs ``import boardzoo`` once first.
+  PettingZoo's registry (``pettingzoo.env_registry``, PettingZoo 1.27) is a dict filled by
+  ``register`` calls: ``import pettingzoo`` registers its own envs, and ``make`` looks ids up
+  in that dict only. It reads no package entry points and takes no ``"module:id"`` prefix, so
+  a package's envs exist only once the package has been imported.
+- ``gymnasium.make("boardzoo:boardzoo/Reversi-v0")`` works without the import: Gymnasium imports
+  the module named before the colon. Gymnasium 1.x no longer loads plugin entry points
+  (``gymnasium.envs``), so plain ``gymnasium.make("boardzoo/Reversi-v0")`` also needs
+  ``import boardzoo`` first.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ top and, where the look has ranks, row numbers ``1..`` down the side, row 1 at t
 :class:`BoardRenderer` draws it with pygame, either in a window (``"human"``) or off screen
 (``"rgb_array"``, returning an ``(H, W, 3)`` uint8 array), in the style of PettingZoo's classic
 environments: a board area about ``screen_size`` pixels on its long side with a status bar below.
+Its markers: a hollow ring a little wider than a stone, in the mover's colour, on each square
+where the side to move may play (a faint square outline with marks such as TicTacToe's, where a
+ring would read as an O); a dot on the last stone placed (the lit square with marks); Reversi's
+star points are small filled dots on grid crossings, unlike the rings. :func:`marker_legend`
+says so in words, :func:`ansi_key` does the same for the text board.
 
 pygame is imported lazily, so the text rendering works without it, and the renderer never calls
 ``pygame.init()`` (which would open the audio device): it initialises only ``pygame.display``
@@ -32,7 +37,16 @@ from boardzoo.games.state import BoardState
 if TYPE_CHECKING:
     import pygame
 
-__all__ = ["RENDER_MODES", "BoardGeometry", "BoardRenderer", "BoardState", "ansi_board"]
+__all__ = [
+    "RENDER_MODES",
+    "BoardGeometry",
+    "BoardRenderer",
+    "BoardState",
+    "ansi_board",
+    "ansi_key",
+    "hint_clearance",
+    "marker_legend",
+]
 
 RENDER_MODES = ("human", "rgb_array")
 _COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -160,6 +174,26 @@ def ansi_board(state: BoardState, last_action: int | None = None) -> str:
     return "\n".join([*rows, _ansi_status(state, last_action)])
 
 
+def ansi_key(game: Game) -> str:
+    """What the symbols of :func:`ansi_board` mean for ``game``, in one line.
+
+    ``"X = Black, O = White, . = empty, * = a legal move for the side to move, x or o = the
+    piece just placed"`` (in TicTacToe, where the symbols are the sides' names and every empty
+    square is a legal move, just ``". = empty, x or o = the piece just placed"``).
+    """
+    symbols, names = game.spec.symbols, _side_names(game)
+    parts = [
+        f"{symbols[player]} = {names[player]}"
+        for player in (0, 1)
+        if symbols[player].lower() != names[player].lower()  # not "X = X" in TicTacToe
+    ]
+    parts.append(". = empty")
+    if _hints_are_news(game):
+        parts.append("* = a legal move for the side to move")
+    parts.append(f"{symbols[0].lower()} or {symbols[1].lower()} = the piece just placed")
+    return ", ".join(parts)
+
+
 # --- geometry -----------------------------------------------------------------------------------
 
 
@@ -263,7 +297,8 @@ class BoardGeometry:
 class _PieceStyle:
     """How a kind of piece (``Look.pieces``) is drawn, beyond the look's colours."""
 
-    hint_radius: float  # the legal-move dots' radius, in squares
+    hint_shape: str  # legal moves: "ring" (a hollow ghost of a piece) or "square" (an outline)
+    hint_size: float  # the ring's radius or the outline's half side, in squares
     outer_lines: bool  # a "lines" grid also draws the board's edge (else only the inner lines)
     line_divisor: int  # grid lines are cell // line_divisor pixels wide ...
     line_least: int  # ... and at least this
@@ -271,11 +306,15 @@ class _PieceStyle:
 
 
 _PIECE_STYLES = {
-    # Stones cover their squares: thin full grid, a dot on the last one placed.
-    "discs": _PieceStyle(0.12, True, 40, 1, False),
-    # Thin marks (a cross, a ring) leave the square showing: bold inner lines, square lit.
-    "marks": _PieceStyle(0.05, False, 30, 2, True),
+    # Stones cover their squares: thin full grid, a dot on the last one placed. A legal move is
+    # a thin hollow ring a little wider than a stone in the mover's colour, unlike the small
+    # filled star points, which sit on the grid's crossings.
+    "discs": _PieceStyle("ring", 0.44, True, 40, 1, False),
+    # Thin marks (a cross, a ring) leave the square showing: bold inner lines, square lit. A
+    # legal move is a faint square outline (a ring would look like the second player's mark).
+    "marks": _PieceStyle("square", 0.40, False, 30, 2, True),
 }
+_HINT_STRENGTH = 0.75  # a ring's colour: this much of the way from the board to the mover's
 _GRID_STYLES = ("lines", "holes")
 _LAST_MOVE = (226, 38, 38)
 _LAST_SQUARE = (255, 238, 160)
@@ -320,6 +359,67 @@ def _piece_style(look: Look) -> _PieceStyle:
 def _empty_colour(look: Look) -> Color:
     """The colour of an empty square: the board, or the hole of a board with holes."""
     return look.grid if look.grid_style == "holes" else look.board
+
+
+@dataclass(frozen=True)
+class _HintMarker:
+    """The legal-move marker of a look at a square size: its shape, size and line width."""
+
+    shape: str  # "ring" or "square"
+    size: int  # the ring's radius or the outline's half side, in pixels
+    width: int  # its line width in pixels
+
+    @property
+    def clearance(self) -> int:
+        """The radius round the square's centre that the marker leaves free."""
+        return max(1, self.size - self.width - 1)
+
+
+def _hint_marker(look: Look, cell: int) -> _HintMarker:
+    style = _piece_style(look)
+    size = style.hint_size
+    if look.grid_style == "holes":  # the ring lies inside the hole
+        size = min(size, _HOLE_RADIUS - 0.08)
+    if style.hint_shape == "ring":
+        return _HintMarker("ring", max(3, round(cell * size)), max(2, cell // 18))
+    return _HintMarker("square", max(3, round(cell * size)), max(1, cell // 60))
+
+
+def _hint_colour(look: Look, mover: int) -> Color:
+    """A ring is the mover's colour, lightened towards the board; an outline stays faint."""
+    strength = look.hint_mix
+    if _piece_style(look).hint_shape == "ring":
+        strength = max(strength, _HINT_STRENGTH)
+    return _mix(_empty_colour(look), look.piece_colours[mover], strength)
+
+
+def hint_clearance(game: Game, cell: int) -> int:
+    """The radius in pixels round a square's centre that the legal-move marker leaves free.
+
+    A GUI that draws its own labels on the squares (the analysis overlay) keeps them within it,
+    so that the markers of the legal moves stay in sight.
+    """
+    return _hint_marker(game.spec.look, cell).clearance
+
+
+def marker_legend(game: Game) -> str:
+    """What the pictures' markers mean, for a legend: ``"rings: legal moves  ·  red dot: last
+    move"`` (the legal moves are left out where every empty square is one, as in TicTacToe)."""
+    look = game.spec.look
+    style = _piece_style(look)
+    parts = []
+    if _hints_are_news(game):
+        shape = "rings" if style.hint_shape == "ring" else "outlines"
+        parts.append(f"{shape}: legal moves")
+    if style.highlight_last:
+        parts.append("yellow square: last move")
+    else:
+        marker = _contrasting(_LAST_MOVE, look.piece_colours)
+        name = {_LAST_MOVE: "red", _WHITE: "white", _BLACK: "black"}.get(marker, "small")
+        parts.append(f"{name} dot: last move")
+    if look.star_points:
+        parts.append("small dots on the lines: star points")
+    return "  ·  ".join(parts)
 
 
 def _import_pygame() -> Any:
@@ -474,9 +574,11 @@ class _Painter:
         else:
             self._lines(look, style, game, last if style.highlight_last else None)
         self._labels(look, game)
-        hint = _mix(_empty_colour(look), look.piece_colours[state.current_player], look.hint_mix)
-        for row, col in _hint_squares(state):
-            self._dot(self.geo.square_center(row, col), style.hint_radius, hint)
+        if not state.is_terminal():
+            hint = _hint_colour(look, state.current_player)
+            ring = _hint_marker(look, self.geo.cell)
+            for row, col in _hint_squares(state):
+                self._hint(self.geo.square_center(row, col), ring, hint)
         for row in range(game.rows):
             for col in range(game.cols):
                 self._piece(state.square_owner(row, col), row, col, look)
@@ -539,6 +641,15 @@ class _Painter:
 
     def _dot(self, centre: tuple[int, int], fraction: float, colour: Color) -> None:
         self.pg.draw.aacircle(self.surface, colour, centre, max(2, round(self.geo.cell * fraction)))
+
+    def _hint(self, centre: tuple[int, int], marker: _HintMarker, colour: Color) -> None:
+        """A legal move's marker: a hollow ring, or a square outline with rounded corners."""
+        if marker.shape == "ring":
+            self.pg.draw.aacircle(self.surface, colour, centre, marker.size, marker.width)
+            return
+        box = self.pg.Rect(0, 0, 2 * marker.size, 2 * marker.size)
+        box.center = centre
+        self.pg.draw.rect(self.surface, colour, box, marker.width, border_radius=marker.size // 5)
 
     def _piece(self, owner: int | None, row: int, col: int, look: Look) -> None:
         if owner is None:

@@ -12,6 +12,9 @@
 | Observation Shape  | (n, n, 2)                                               |
 | Observation Values | [0, 1]                                                  |
 
+`make` is `pettingzoo.make`; it finds `"boardzoo/reversi-v0"` once `import boardzoo` has
+run (PettingZoo reads no entry points: the package registers its envs when imported).
+
 Reversi (Othello) on a 4x4, 6x6 or 8x8 board. Black moves first from the standard start (on 8x8,
 white on d4 and e5, black on d5 and e4). A move places a disc that brackets at least one straight
 line of opponent discs and flips every bracketed disc. A player with no such move must pass; the

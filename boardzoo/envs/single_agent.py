@@ -1,17 +1,27 @@
 """Gymnasium single-agent versions of the games: a learner against an opponent agent.
 
 | Ids         | every catalog game's `gym_id`: `boardzoo/Reversi-v0`, `boardzoo/TicTacToe-v0`, |
-|             | `boardzoo/ConnectFour-v0` (registered on `import boardzoo`)                    |
+|             | `boardzoo/ConnectFour-v0` (registered on `import boardzoo`; or make            |
+|             | `"boardzoo:boardzoo/Reversi-v0"`, and Gymnasium imports boardzoo itself)       |
 |-------------|--------------------------------------------------------------------------------|
 | Actions     | `Discrete(num_actions)`, the game's actions: Reversi `n * n + 1` (the last     |
 |             | passes), TicTacToe 9, Connect Four 7                                           |
 | Observation | `Box(0, 1, (rows, cols, 2), int8)`: plane 0 the learner's pieces, plane 1 the  |
 |             | other's                                                                        |
-| Action mask | `info["action_mask"]` and `env.action_masks()` (as MaskablePPO expects)        |
+| Action mask | `info["action_mask"]` and `env.action_masks()`: the same int8 vector of length |
+|             | `num_actions`, 1 where the action is legal                                     |
 
 The learner plays one side (``learner_color``: fixed, or drawn at random each episode) against
 ``opponent``, which moves inside :meth:`step`, so every observation and reward belongs to the
 learner.
+
+### Action Mask
+Every mask boardzoo hands out is an ``int8`` array of 0 and 1: ``info["action_mask"]`` and
+``env.action_masks()`` here, and the ``"action_mask"`` of the AEC envs' observations (PettingZoo's
+classic convention). That is the dtype Gymnasium's ``Discrete.sample(mask=...)`` requires, so
+``env.action_space.sample(mask=info["action_mask"])`` samples a legal action, and sb3-contrib's
+``MaskablePPO`` (which calls ``action_masks()``) converts any 0/1 array to booleans itself. Use
+``mask.astype(bool)`` where booleans are needed. Each call returns a fresh array.
 
 ### Rewards
 +1 for a win, -1 for a loss, 0 for a draw, at the end of the game only. An illegal action ends
@@ -20,6 +30,9 @@ masking can train too.
 
 ### Episode End
 The episode terminates when the game is over or after an illegal action. It is never truncated.
+Calling :meth:`step` before the first :meth:`reset`, or after the episode has ended, raises
+``gymnasium.error.ResetNeeded`` (the error Gymnasium's ``OrderEnforcing`` wrapper raises for a
+step before reset) with a message saying to call ``reset()``: a finished game has no next move.
 
 ### Arguments
 ``gymnasium.make("boardzoo/Reversi-v0", opponent="random", learner_color="random",
@@ -27,9 +40,13 @@ render_mode=None, board_size=8)``, or ``BoardGameSingleAgentEnv(game, ...)`` for
 
 - ``opponent``: an agent spec (``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``,
   ``"mcts:simulations=100"``), an :class:`~boardzoo.agents.Agent`, or a list of these (a pool: one
-  is drawn per episode, e.g. past snapshots of the learner for self-play). Specs are rebuilt each
-  episode with a seed drawn from the env's ``np_random``, so the same ``reset(seed=...)`` gives the
-  same games.
+  is drawn per episode, e.g. past snapshots of the learner for self-play). Every spec is checked
+  when the env is made (:func:`~boardzoo.agents.registry.check_spec`): a bad one raises
+  :class:`~boardzoo.agents.registry.AgentSpecError` then, with a one-line message naming the key,
+  the value and what is allowed. Specs are rebuilt each episode with a seed drawn from the env's
+  ``np_random``, so the same ``reset(seed=...)`` gives the same games. The episode's opponent is
+  prepared for the game (:meth:`~boardzoo.agents.Agent.prepare`: compiled search loaded or
+  compiled) inside :meth:`reset`, so no compiling happens in the middle of an episode.
 - ``learner_color``: ``"first"`` / ``"second"``, a side of the game (``"black"`` / ``"white"``,
   ``"x"`` / ``"o"``, ``"red"`` / ``"yellow"``, any case) or ``"random"``.
 - ``render_mode``: ``"human"``, ``"rgb_array"`` or ``"ansi"``, drawn by the AEC envs' renderer.
@@ -47,12 +64,20 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from boardzoo.agents.base import Agent
 from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
 from boardzoo.games.catalog import get_game
 from boardzoo.games.spec import Game, GameSpec
 from boardzoo.games.state import BoardState
+
+__all__ = [
+    "BoardGameSingleAgentEnv",
+    "ReversiSingleAgentEnv",
+    "TicTacToeSingleAgentEnv",
+    "learner_side",
+]
 
 Opponent = str | Agent
 _ORDER = {"first": 0, "second": 1}
@@ -122,11 +147,14 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
             raise ValueError("opponent pool is empty: give at least one agent or spec")
         for member in pool:
             if isinstance(member, str):
-                from boardzoo.agents.registry import parse_spec
+                from boardzoo.agents.registry import check_spec
 
-                parse_spec(member)  # fail now on a bad spec, not in the first episode
+                check_spec(member)  # a bad spec fails here, not in the first episode
             elif not isinstance(member, Agent):
-                raise ValueError(f"opponent must be an agent spec or an Agent, got {member!r}")
+                raise ValueError(
+                    f"opponent must be an agent spec (e.g. 'random', 'mcts:simulations=100') "
+                    f"or an Agent, got {member!r}"
+                )
         self.opponent_pool = pool
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(rules.num_actions)
@@ -135,6 +163,8 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         self.learner = 0
         self.opponent: Agent | None = None
         self.last_action: int | None = None
+        # Why step() must wait for reset(), or "" while an episode runs.
+        self._reset_needed = "step() was called before reset()"
         self._view = EnvRenderer(
             render_mode, caption=f"boardzoo {rules.label}", fps=self.metadata["render_fps"]
         )
@@ -144,26 +174,55 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode: draw the learner's side and the opponent, and let the opponent
+        open if it moves first.
+
+        Args:
+            seed: seeds ``np_random``, which draws the side, the opponent and its seed.
+            options: unused.
+
+        Returns:
+            The learner's first observation and the info (``"action_mask"``, ``"learner"``).
+        """
         super().reset(seed=seed)
         rng = self.np_random
         self.learner = int(rng.integers(2)) if self._fixed_colour is None else self._fixed_colour
         member = self.opponent_pool[int(rng.integers(len(self.opponent_pool)))]
         self.opponent = self._build_opponent(member, int(rng.integers(2**63)))
+        self.opponent.prepare(self.game)  # compile or load its search now, not mid-episode
         self.state = self.game.initial_state()
         self.last_action = None
         self._opponent_moves()
+        self._reset_needed = ""
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.state.is_terminal():
-            raise RuntimeError("step() called after the episode ended; call reset()")
+        """Play the learner's ``action``, then the opponent's replies until it is the learner's
+        turn again or the game is over.
+
+        Args:
+            action: one of the game's actions; an illegal one ends the episode with -1.
+
+        Returns:
+            The observation, the reward, ``terminated``, ``truncated`` (always ``False``) and the
+            info (``"action_mask"``, ``"learner"``, and ``"illegal_action"`` after one).
+
+        Raises:
+            gymnasium.error.ResetNeeded: before the first :meth:`reset`, or once the episode has
+                ended.
+        """
+        if self._reset_needed:
+            raise ResetNeeded(f"{self._reset_needed}; call env.reset() to start a new episode")
         try:
             legal = self.state.is_legal(int(action))
         except (TypeError, ValueError):
             legal = False
         if not legal:
+            self._reset_needed = (
+                "step() was called after the episode ended (terminated by an illegal action)"
+            )
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), -1.0, True, False, info
@@ -173,17 +232,22 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         if self.render_mode == "human":
             self.render()
         terminated = self.state.is_terminal()
+        if terminated:
+            self._reset_needed = "step() was called after the episode ended (the game is over)"
         reward = float(self.state.returns()[self.learner]) if terminated else 0.0
         return self._observation(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner as booleans (sb3-contrib's MaskablePPO calls this)."""
-        return self.state.legal_action_mask().astype(bool)
+        """The learner's legal actions: a fresh int8 array of length ``num_actions``, 1 where
+        legal, equal to ``info["action_mask"]`` (sb3-contrib's MaskablePPO calls this)."""
+        return self.state.legal_action_mask()
 
     def render(self) -> np.ndarray | str | None:
+        """Draw the game as the AEC envs do: a window, an RGB array or text (``render_mode``)."""
         return self._view.render(self.state, self.last_action)
 
     def close(self) -> None:
+        """Release the window, if any; safe to call more than once."""
         self._view.close()
 
     # --- helpers --------------------------------------------------------------------------------

@@ -12,6 +12,9 @@
 | Observation Shape  | (3, 3, 2)                                                     |
 | Observation Values | [0, 1]                                                        |
 
+`make` is `pettingzoo.make`; it finds `"boardzoo/tictactoe-v0"` once `import boardzoo` has
+run (PettingZoo reads no entry points: the package registers its envs when imported).
+
 TicTacToe: `player_1` (X) and `player_2` (O) take turns marking a square of a 3x3 grid; three in
 a row, column or diagonal wins, a full board without one is a draw. The agents are those of
 PettingZoo's `tictactoe_v3`.

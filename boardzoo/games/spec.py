@@ -112,8 +112,10 @@ class Look:
 
     ``pieces``: ``"discs"`` (round stones) or ``"marks"`` (a cross for player 0, a ring for
     player 1). ``grid``: ``"lines"`` (lines between squares, as Reversi and TicTacToe) or
-    ``"holes"`` (a frame with a round hole per square, as Connect Four). ``hints``: draw a dot on
-    each square where the player to move may play. ``ranks``: label rows with numbers (columns
+    ``"holes"`` (a frame with a round hole per square, as Connect Four). ``hint_mix``: how far the
+    legal-move marker's colour goes from an empty square's colour towards the mover's (the
+    renderer draws rings at least 0.75 of the way; with marks, a faint outline at ``hint_mix``).
+    ``ranks``: label rows with numbers (columns
     are always labelled with letters).
     """
 

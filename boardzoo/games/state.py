@@ -128,19 +128,49 @@ def returns_for(winner: int | None) -> tuple[float, float]:
 
 
 def checked_action(state: GameState, action: object) -> int:
-    """``action`` as an int if it is legal in ``state``, else ``IllegalMoveError`` saying why."""
+    """``action`` as an int if it is legal in ``state``, else ``IllegalMoveError`` saying why.
+
+    For a catalog game the error names the moves (``"d3"``, ``"pass"``, column ``"c"``) and the
+    side to move, besides the action numbers.
+    """
     try:
         index = operator.index(cast(SupportsIndex, action))  # numpy integers yes, floats no
     except TypeError:
-        raise IllegalMoveError(action, state.legal_actions(), "not an integer") from None
+        raise _illegal(state, action, "not an integer") from None
     if state.is_legal(index):
         return index
+    game = state.game
     if state.is_terminal():
         detail = "the game is over"
     elif not 0 <= index < state.num_actions:
         detail = f"actions are 0..{state.num_actions - 1}"
-    elif state.game is not None and index == state.game.pass_action:
+    elif game is not None and index == game.pass_action:
         detail = "passing is only allowed without a placement"
     else:
-        detail = ""
-    raise IllegalMoveError(action, state.legal_actions(), detail)
+        detail = _occupied(state, index)
+    raise _illegal(state, action, detail)
+
+
+def _illegal(state: GameState, action: object, detail: str) -> IllegalMoveError:
+    """The error for ``action`` in ``state``, with the game's move names when it has them."""
+    game = state.game
+    if game is None:
+        return IllegalMoveError(action, state.legal_actions(), detail)
+    player = None if state.is_terminal() else game.spec.sides[state.current_player]
+    return IllegalMoveError(
+        action, state.legal_actions(), detail, action_names=game.action_names, player=player
+    )
+
+
+def _occupied(state: GameState, action: int) -> str:
+    """Why a placement in range is illegal when the board says so (``"d4 is taken"``,
+    ``"column a is full"``), else ``""``."""
+    if not isinstance(state, BoardState):
+        return ""
+    try:
+        square = state.move_square(action)
+    except ValueError as error:  # the move has no square to fill: the game says why
+        return str(error)
+    if square is not None and state.square_owner(*square) is not None:
+        return f"{state.game.action_name(action)} is taken"
+    return ""

@@ -21,7 +21,10 @@ def evaluate_policy_vs(
 
     ``options`` are the game's options (``board_size=6`` for Reversi). The model plays through
     :class:`~boardzoo.agents.SB3Agent`, which masks its action probabilities to legal moves.
+    A bad ``opponent`` spec or ``episodes`` is a ``ValueError`` before any game is played.
     """
+    if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
+        raise ValueError(f"episodes={episodes!r} is not allowed: it must be an integer >= 1")
     from boardzoo.agents.sb3_agent import SB3Agent
 
     env = BoardGameSingleAgentEnv(game, opponent=opponent, **options)

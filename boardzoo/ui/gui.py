@@ -4,7 +4,7 @@
     run_gui("tictactoe", ("mcts", "human"), analysis=True)
     run_gui("connect_four", ("human", "alphabeta"))
 
-The board is drawn by the envs' :class:`~boardzoo.envs.rendering.BoardRenderer` (legal-move dots,
+The board is drawn by the envs' :class:`~boardzoo.envs.rendering.BoardRenderer` (legal-move rings,
 last-move marker, piece counts and whose turn it is); this module composes on top of that picture:
 an outline of the square a click would fill, the AI's analysis, a game-over banner and a panel
 below the board with messages, a Pass button (in games with passes) and a progress indicator
@@ -14,9 +14,30 @@ plays ``game.square_action(row, col)`` (in Connect Four, anywhere in a column dr
 Controls: click a square to move, **N** new game, **U** undo (back to your previous turn),
 **A** show or hide the AI's analysis, **P** pass, **Esc** or **Q** quit.
 
+What is drawn: a hollow ring (Reversi, Connect Four) or a faint outline (TicTacToe) on each
+square where the side to move may play; a dot on the last piece placed (a lit square in
+TicTacToe); the small filled dots on Reversi's grid crossings are only star points. The AI's
+analysis (key A) puts a round chip on each square its last search considered: the share of the
+search's visits that went to the move (large) and the move's win rate for the AI (small; green
+when high, red when low; WIN or LOSS when proven). The move it played gets a gold outline and
+its figures in a band. A line at the bottom of the window says all this while it is on screen.
+
+The analysis stays on during the human's turn, the only time it can be read in a game against
+the AI (it belongs to the position before the AI's move, so it is shown while that move is the
+last one played). Each chip therefore fits inside its square's legal-move marker, which stays
+in sight: the human sees both the AI's figures and where they may move.
+
+When the window opens, the agents get ready (:meth:`~boardzoo.agents.Agent.prepare`: compiling
+or loading their search) in a background thread while the panel says "Preparing ..."; no agent
+moves before that is done, so its first move does not include a compile.
+
 The AI's ``act()`` runs in a background thread (the compiled searches release the GIL) while the
 window keeps drawing about 30 frames a second, so it stays responsive. Only ``pygame.display``
 and ``pygame.font`` are initialised (``pygame.init()`` would also open the audio device).
+
+Without a display nothing is opened: :func:`run_gui` raises :class:`~boardzoo.ui.display.
+NoDisplayError` (SDL would otherwise fall back to an invisible ``offscreen`` window and wait
+forever for a click).
 """
 
 from __future__ import annotations
@@ -30,8 +51,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardzoo.agents.base import Agent
-from boardzoo.envs.rendering import BoardRenderer
+from boardzoo.envs.rendering import BoardRenderer, hint_clearance, marker_legend
 from boardzoo.games.state import BoardState
+from boardzoo.ui.display import NoDisplayError, display_problem, headless_driver
 from boardzoo.ui.players import (
     GameSession,
     PlayerSpec,
@@ -56,7 +78,6 @@ _BUTTON: Color = (244, 196, 70)
 _BUTTON_TEXT: Color = (30, 30, 30)
 _BAR_BG: Color = (60, 64, 72)
 _HOVER: Color = (255, 255, 255)
-_HINT_RING: Color = (214, 218, 224)
 _LOSS: Color = (255, 122, 108)
 _WIN: Color = (120, 224, 140)
 _MESSAGE_SECONDS = 4.0
@@ -109,6 +130,32 @@ class _AIJob:
         return time.perf_counter() - self.started
 
 
+@dataclass
+class _PrepareJob:
+    """The agents' :meth:`~boardzoo.agents.Agent.prepare` running in a background thread."""
+
+    session: GameSession
+    who: str  # "White (mcts:time_limit=1)", for the panel
+    started: float = field(default_factory=time.perf_counter)
+    error: BaseException | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="boardzoo-prepare", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            self.session.prepare()
+        except BaseException as error:  # handed to the main thread, which raises it
+            self.error = error
+        finally:
+            self.done.set()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
 @dataclass(frozen=True)
 class _Analysis:
     """An agent's root statistics for the position before its move ``ply``."""
@@ -150,7 +197,9 @@ class GameWindow:
         self.pg = _import_pygame()
         self.geometry = self.renderer.geometry
         width, board_height = self.renderer.window_size
-        self.panel_height = max(54, screen_size // 8)
+        self._panel_main = max(54, screen_size // 8)  # the status and players lines
+        self._legend_height = max(18, screen_size // 24)  # the legend line below them
+        self.panel_height = self._panel_main + self._legend_height
         self.size = (width, board_height + self.panel_height)
         self.panel_top = board_height
         self.message = ""
@@ -171,6 +220,13 @@ class GameWindow:
         self._owns_display = False
         self._screen = self._open_window()
         self._clock = self.pg.time.Clock()
+        self._prepare: _PrepareJob | None = None
+        waiting = self.session.unprepared()
+        if waiting:  # compile or load in the background, the window drawing meanwhile
+            self._prepare = _PrepareJob(self.session, " and ".join(waiting))
+            self._prepare.start()
+        else:
+            self.session.prepare()  # nothing slow to do
 
     # --- window ---------------------------------------------------------------------------------
 
@@ -205,7 +261,16 @@ class GameWindow:
     # --- the loop -------------------------------------------------------------------------------
 
     def run(self, max_frames: int | None = None) -> BoardState:
-        """Play until the window is closed (or ``max_frames`` frames); returns the position."""
+        """Play until the window is closed (or ``max_frames`` frames); returns the position.
+
+        Without ``max_frames`` the window must be one a person can see and close: under SDL's
+        ``dummy`` or ``offscreen`` driver it is closed again and :class:`NoDisplayError` raised,
+        rather than waiting forever for events that cannot come.
+        """
+        driver = headless_driver(self.pg)
+        if max_frames is None and driver is not None:
+            self.close()
+            raise NoDisplayError(f"no display: SDL found none and runs its {driver!r} driver")
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
                 self.step()
@@ -324,8 +389,23 @@ class GameWindow:
 
     # --- the AI -----------------------------------------------------------------------------
 
+    @property
+    def preparing(self) -> bool:
+        """Whether the agents are still getting ready (no agent moves until they are)."""
+        prepare = self._prepare
+        if prepare is None:
+            return False
+        if not prepare.done.is_set():
+            return True
+        self._prepare = None
+        if prepare.error is not None:
+            raise RuntimeError(f"preparing {prepare.who} failed") from prepare.error
+        return False
+
     def _update_ai(self) -> None:
-        """Collect a finished search, or start one when an agent is to move."""
+        """Collect a finished search, or start one when an agent is to move (once prepared)."""
+        if self.preparing:
+            return
         job = self._job
         if job is not None and job.done.is_set():
             self._job = None
@@ -433,41 +513,41 @@ class GameWindow:
     def _analysis_tag(
         self, move: Any, square: tuple[int, int], share: float, relative: float
     ) -> None:
-        """One candidate's tag: visit share (large), win rate (small) and a visits bar.
+        """One candidate's tag: visit share (large) over win rate (small, coloured).
 
-        The move played holds a piece now: its square is outlined and its figures go in a band
-        along the bottom edge. A square where the human may move gets a light border.
+        The tag fits inside the square's legal-move marker (a ring of :attr:`tag_clearance`
+        pixels inside), which therefore stays in sight on the human's turn. The most visited
+        candidate's tag has a gold rim. The move played holds a piece now: its square is
+        outlined and its figures go in a band along the bottom edge.
         """
-        pg, cell = self.pg, self.geometry.cell
-        state = self.session.state
+        pg = self.pg
         rect = self.renderer.square_rect(*square)
         value = {"win": 1.0, "loss": 0.0, "draw": 0.5}.get(move.proven or "", move.mean_value)
         win_text = move.proven.upper() if move.proven else f"{move.mean_value:.0%}"
         if move.action == self.session.last_action:
             self._played_tag(rect, f"{share:.0%}", win_text, _value_colour(value))
             return
-        tag = pg.Rect(0, 0, round(cell * 0.84), round(cell * 0.66))
+        room = self.tag_clearance  # a rounded box this far from the centre at its corners
+        half_w, half_h, corner = room * 22 // 25, room * 17 // 25, room * 9 // 20
+        tag = pg.Rect(0, 0, 2 * half_w, 2 * half_h)
         tag.center = rect.center
-        radius = max(3, cell // 9)
         overlay = pg.Surface(tag.size, pg.SRCALPHA)
-        pg.draw.rect(overlay, (14, 16, 20, 205), overlay.get_rect(), 0, radius)
-        bar_height = max(2, cell // 16)
-        bar = pg.Rect(radius // 2, tag.height - bar_height - 2, 0, bar_height)
-        bar.width = max(1, round((tag.width - radius) * relative))
-        pg.draw.rect(overlay, (*_ACCENT, 255), bar, 0, bar_height // 2)
-        if self.session.is_human_turn() and state.is_legal(move.action):
-            pg.draw.rect(
-                overlay, (*_HINT_RING, 255), overlay.get_rect(), max(1, cell // 30), radius
-            )
+        pg.draw.rect(overlay, (14, 16, 20, 210), overlay.get_rect(), 0, corner)
+        if relative >= 1.0:  # the most visited of the moves with a square
+            pg.draw.rect(overlay, (*_ACCENT, 255), overlay.get_rect(), 1, corner)
         self._screen.blit(overlay, tag)
-        lower = win_text if move.proven else f"win {win_text}"
-        share_image = self._render(self._font(max(14, cell * 2 // 5)), f"{share:.0%}", _TEXT)
-        detail = self._render(self._font(max(12, cell * 3 // 11)), lower, _value_colour(value))
-        spare = tag.height - bar_height - share_image.get_height() - detail.get_height()
-        top = tag.top + spare // 3
-        self._screen.blit(share_image, share_image.get_rect(midtop=(tag.centerx, top)))
-        below = (tag.centerx, top + share_image.get_height() + 1)
-        self._screen.blit(detail, detail.get_rect(midtop=below))
+        inner = tag.width - 4
+        big = self._fit(f"{share:.0%}", inner, max(12, tag.height * 3 // 5), _TEXT, least=10)
+        small = self._fit(win_text, inner, max(11, tag.height // 2), _value_colour(value), 9)
+        top = tag.centery - (big.get_height() + small.get_height()) // 2 + 1
+        self._screen.blit(big, big.get_rect(midtop=(tag.centerx, top)))
+        self._screen.blit(small, small.get_rect(midtop=(tag.centerx, top + big.get_height() - 1)))
+
+    @property
+    def tag_clearance(self) -> int:
+        """How far from a square's centre the analysis tags reach: inside the legal-move
+        markers, so that these stay in sight."""
+        return max(8, hint_clearance(self.session.game, self.geometry.cell) - 1)
 
     def _played_tag(self, rect: Any, share: str, win: str, colour: Color) -> None:
         """Outline the square of the move played; its figures in a band along the bottom."""
@@ -521,8 +601,9 @@ class GameWindow:
         pg.draw.line(screen, _PANEL_LINE, (0, top), (width, top), 1)
         left = self.geometry.left
         right = width - left
-        line1 = top + height * 7 // 20
-        line2 = top + height * 3 // 4
+        main = self._panel_main
+        line1 = top + main * 7 // 20
+        line2 = top + main * 3 // 4
         widget_left = right
         button = self._pass_button_rect()
         if button is not None:
@@ -531,16 +612,38 @@ class GameWindow:
         elif self._job is not None:
             widget_left = self._progress(self._job, right, line1) - 12
         text, colour = self._status_line()
-        image = self._fit(text, widget_left - left, max(16, height * 2 // 5), colour)
+        image = self._fit(text, widget_left - left, max(16, main * 2 // 5), colour)
         screen.blit(image, image.get_rect(midleft=(left, line1)))
         session = self.session
         players = "   ".join(f"{session.names[p]}: {session.labels[p]}" for p in (0, 1))
         keys = "N new  U undo  A analysis  Q quit"
-        small = max(13, height * 3 // 10)
+        small = max(13, main * 3 // 10)
         keys_image = self._render(self._font(small), keys, _DIM)
         screen.blit(keys_image, keys_image.get_rect(midright=(right, line2)))
         players_image = self._fit(players, right - left - keys_image.get_width() - 16, small, _DIM)
         screen.blit(players_image, players_image.get_rect(midleft=(left, line2)))
+        legend = self._segments(self.legend(), right - left, max(12, self._legend_height * 3 // 4))
+        middle = top + main + self._legend_height // 2 - 1
+        screen.blit(legend, legend.get_rect(midleft=(left, middle)))
+
+    def legend(self) -> list[tuple[str, Color]]:
+        """The legend line as (text, colour) pieces: what the analysis shows while it is on,
+        else what the board's markers mean."""
+        if self.analysis:
+            return [
+                ("AI analysis:  ", _DIM),
+                ("42%", _TEXT),
+                (" of its search  ·  ", _DIM),
+                ("57%", _WIN),
+                (" its win rate (", _DIM),
+                ("high", _WIN),
+                ("/", _DIM),
+                ("low", _LOSS),
+                (")  ·  ", _DIM),
+                ("gold", _ACCENT),
+                (": its move", _DIM),
+            ]
+        return [(marker_legend(self.session.game), _DIM)]
 
     def _status_line(self) -> tuple[str, Color]:
         """The panel's main line: a recent message, else what is going on."""
@@ -550,6 +653,11 @@ class GameWindow:
         state = session.state
         if state.is_terminal():
             return f"Game over: {result_text(state, session.names)}", _ACCENT
+        if self._prepare is not None and not self._prepare.done.is_set():
+            who = f"Preparing {self._prepare.who} ({self._prepare.elapsed:.0f} s)…"
+            if session.is_human_turn():
+                return f"{who}  ·  Your move ({session.side()})", _ACCENT
+            return who, _ACCENT
         if self._job is not None:
             if self._job.generation != self._generation:
                 return "Waiting for the last search to finish…", _DIM
@@ -586,11 +694,11 @@ class GameWindow:
             return None
         if not self.session.state.is_legal(pass_action):
             return None
-        height = self.panel_height * 9 // 20
+        height = self._panel_main * 9 // 20
         rect = self.pg.Rect(0, 0, max(80, height * 3), height)
         rect.midright = (
             self.size[0] - self.geometry.left,
-            self.panel_top + self.panel_height * 7 // 20,
+            self.panel_top + self._panel_main * 7 // 20,
         )
         return rect
 
@@ -604,9 +712,9 @@ class GameWindow:
         pg, screen = self.pg, self._screen
         elapsed = job.elapsed
         limit = getattr(job.agent, "time_limit", None)
-        font = self._font(max(14, self.panel_height * 3 // 10))
+        font = self._font(max(14, self._panel_main * 3 // 10))
         if limit:
-            width, height = max(90, self.size[0] // 4), max(8, self.panel_height // 6)
+            width, height = max(90, self.size[0] // 4), max(8, self._panel_main // 6)
             bar = pg.Rect(right - width, middle - height // 2, width, height)
             pg.draw.rect(screen, _BAR_BG, bar, border_radius=height // 2)
             filled = bar.copy()
@@ -615,7 +723,7 @@ class GameWindow:
             label = self._render(font, f"{elapsed:.1f} / {limit:g} s", _DIM)
             screen.blit(label, label.get_rect(midright=(bar.left - 8, middle)))
             return bar.left - 8 - label.get_width()
-        radius = max(8, self.panel_height // 5)
+        radius = max(8, self._panel_main // 5)
         centre = (right - radius, middle)
         box = pg.Rect(0, 0, 2 * radius, 2 * radius)
         box.center = centre
@@ -631,13 +739,29 @@ class GameWindow:
     def _render(self, font: Any, text: str, colour: Color) -> Any:
         return font.render(text, True, colour)
 
-    def _fit(self, text: str, width: int, size: int, colour: Color) -> Any:
-        """``text`` at ``size`` pixels, or smaller (down to 12) so that it fits ``width``."""
+    def _fit(self, text: str, width: int, size: int, colour: Color, least: int = 12) -> Any:
+        """``text`` at ``size`` pixels, or smaller (down to ``least``) so that it fits ``width``."""
         while True:
             image = self._render(self._font(size), text, colour)
-            if image.get_width() <= width or size <= 12:
+            if image.get_width() <= width or size <= least:
                 return image
             size -= 1
+
+    def _segments(self, pieces: list[tuple[str, Color]], width: int, size: int) -> Any:
+        """Pieces of text in their colours on one line, at ``size`` or smaller to fit ``width``."""
+        while True:
+            images = [self._render(self._font(size), text, colour) for text, colour in pieces]
+            total = sum(image.get_width() for image in images)
+            if total <= width or size <= 10:
+                break
+            size -= 1
+        height = max(image.get_height() for image in images)
+        line = self.pg.Surface((max(1, total), height), self.pg.SRCALPHA)
+        x = 0
+        for image in images:
+            line.blit(image, (x, (height - image.get_height()) // 2))
+            x += image.get_width()
+        return line
 
 
 def run_gui(
@@ -660,9 +784,18 @@ def run_gui(
         seed: seeds the agents built from specs (the second gets ``seed + 1``).
         analysis: start with the AI's analysis shown (key A toggles it).
         screen_size: width of the window in pixels.
-        max_frames: stop after this many frames (for scripted and headless runs).
+        max_frames: stop after this many frames (for scripted and headless runs: then no display
+            is needed).
         watch_delay: least seconds each position stays on screen when no human plays.
+
+    Raises:
+        NoDisplayError: without ``max_frames``, where no window can be shown (see
+            :func:`~boardzoo.ui.display.display_problem`); checked before anything is built.
     """
+    if max_frames is None:
+        problem = display_problem()
+        if problem is not None:
+            raise NoDisplayError(problem)
     window = GameWindow(
         game,
         players,

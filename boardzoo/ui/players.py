@@ -7,15 +7,14 @@ every position of the game, so moves can be taken back, and knows whose turn it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import make_agent
-from boardzoo.games import IllegalMoveError
 from boardzoo.games.catalog import get_game, make_game
 from boardzoo.games.spec import Game
-from boardzoo.games.state import BoardState
+from boardzoo.games.state import BoardState, checked_action
 
 __all__ = [
     "HUMAN",
@@ -25,6 +24,7 @@ __all__ = [
     "game_title",
     "make_players",
     "move_name",
+    "needs_preparing",
     "parse_move",
     "player_label",
     "result_text",
@@ -76,6 +76,12 @@ def make_players(
                 f"got {player!r}"
             )
     return built[0], built[1]
+
+
+def needs_preparing(agent: Agent) -> bool:
+    """Whether ``agent`` has a :meth:`~boardzoo.agents.Agent.prepare` of its own (compiling or
+    loading its search), so that preparing it is worth a message."""
+    return type(agent).prepare is not Agent.prepare
 
 
 def player_label(player: PlayerSpec) -> str:
@@ -169,6 +175,7 @@ class GameSession:
         self.names = side_names(game)
         self.states: list[BoardState] = [game.initial_state()]
         self.actions: list[int] = []
+        self.prepared = False
 
     @classmethod
     def create(
@@ -243,15 +250,45 @@ class GameSession:
         """``"Black (You)"`` or ``"White (mcts:time_limit=1)"``."""
         return f"{self.names[player]} ({self.labels[player]})"
 
+    # --- getting the agents ready ------------------------------------------------------------
+
+    def prepare(self, report: Callable[[str], object] | None = None) -> None:
+        """Call each agent's :meth:`~boardzoo.agents.Agent.prepare` for this game, once.
+
+        Done when the session starts, before any move, so that compiling or loading an agent's
+        search does not count in its first move. ``report`` receives ``"Preparing White
+        (mcts:time_limit=1)..."`` before each agent that has something to prepare. Later calls
+        do nothing.
+        """
+        if self.prepared:
+            return
+        done: set[int] = set()
+        for player, agent in enumerate(self.players):
+            if agent is None or id(agent) in done:
+                continue
+            done.add(id(agent))
+            if report is not None and needs_preparing(agent):
+                report(f"Preparing {self.describe_player(player)}...")
+            agent.prepare(self.game)
+        self.prepared = True
+
+    def unprepared(self) -> list[str]:
+        """``"White (mcts)"`` for each agent with something to prepare, until :meth:`prepare`."""
+        if self.prepared:
+            return []
+        return [
+            self.describe_player(player)
+            for player, agent in enumerate(self.players)
+            if agent is not None and needs_preparing(agent)
+        ]
+
     # --- changing it --------------------------------------------------------------------------
 
     def play(self, action: int) -> BoardState:
         """Play ``action`` for the side to move; ``IllegalMoveError`` if it is not legal."""
-        state = self.state
-        if not state.is_legal(int(action)):
-            raise IllegalMoveError(action, state.legal_actions(), _move_label(state, action))
-        self.states.append(state.apply(int(action)))
-        self.actions.append(int(action))
+        action = checked_action(self.state, action)
+        self.states.append(self.state.apply(action))
+        self.actions.append(action)
         return self.state
 
     def undo(self) -> bool:
@@ -280,11 +317,3 @@ class GameSession:
         for player in self.players:
             if player is not None:
                 player.reset()
-
-
-def _move_label(state: BoardState, action: Any) -> str:
-    """The name of ``action`` if it is one of the game's actions, else ``""`` (for messages)."""
-    try:
-        return move_name(state, int(action))
-    except (TypeError, ValueError, IndexError):
-        return ""

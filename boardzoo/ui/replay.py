@@ -28,6 +28,7 @@ from boardzoo.arena.records import record_game
 from boardzoo.envs.rendering import BoardRenderer, ansi_board
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
+from boardzoo.ui.display import NoDisplayError, display_problem, headless_driver
 from boardzoo.ui.players import game_title, move_name, parse_move, result_text, side_names
 
 __all__ = [
@@ -341,6 +342,15 @@ class ReplayWindow:
         self._shown_at = time.perf_counter()
 
     def run(self, max_frames: int | None = None) -> BoardState:
+        """Show the game until the window is closed (or ``max_frames`` frames).
+
+        Without ``max_frames``, under SDL's ``dummy`` or ``offscreen`` driver (no window anyone
+        can see or close) the window is closed again and :class:`NoDisplayError` raised.
+        """
+        driver = headless_driver(self.pg)
+        if max_frames is None and driver is not None:
+            self.close()
+            raise NoDisplayError(f"no display: SDL found none and runs its {driver!r} driver")
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
                 self.step()
@@ -373,7 +383,14 @@ def replay_game(
         output: where the text replay writes.
         screen_size: width of the window in pixels.
         hold: keep the window open at the end until it is closed.
-        max_frames: close the window after this many frames (for scripted runs).
+        max_frames: close the window after this many frames (for scripted runs: then no display
+            is needed).
+
+    Raises:
+        ReplayError: the record cannot be replayed.
+        NoDisplayError: ``ui="window"`` without ``max_frames`` where no window can be shown (see
+            :func:`~boardzoo.ui.display.display_problem`): use ``ui="text"`` or
+            :func:`write_gif` instead.
     """
     if ui not in ("window", "text"):
         raise ValueError(f"ui must be 'window' or 'text', got {ui!r}")
@@ -382,4 +399,8 @@ def replay_game(
     game = parse_record(record)
     if ui == "text":
         return _replay_text(game, delay, output)
+    if max_frames is None:
+        problem = display_problem()
+        if problem is not None:
+            raise NoDisplayError(problem)
     return ReplayWindow(game, delay, screen_size, hold).run(max_frames)

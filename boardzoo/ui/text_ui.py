@@ -3,11 +3,17 @@
     run_text_ui("reversi", ("human", "mcts:time_limit=1"), options={"board_size": 6})
     run_text_ui("connect_four", ("human", "alphabeta"))
 
-The board is printed with coordinates (:func:`~boardzoo.envs.rendering.ansi_board`). Type a
-move by its name (``d3`` or ``pass`` in Reversi, ``b2`` in TicTacToe, a column ``a``-``g`` in
-Connect Four; the prompt lists the legal ones) or its number, or a command: ``help``, ``moves``,
-``undo``, ``board``, ``quit``. Reading and writing go through ``input_fn`` and ``output``, so
-scripts and tests can play too.
+The board is printed with coordinates (:func:`~boardzoo.envs.rendering.ansi_board`); the start
+and ``help`` explain its symbols (which side is which, ``*`` for a legal move, lower case for the
+piece just placed). Type a move by its name (``d3`` or ``pass`` in Reversi, ``b2`` in TicTacToe,
+a column ``a``-``g`` in Connect Four; the prompt lists the legal ones) or its number, or a
+command: ``help``, ``moves``, ``undo``, ``new`` (a new game, same players and options),
+``board``, ``quit``. Once a game with a human is over, ``new`` or ``undo`` goes on and anything
+else ends. Reading and writing go through ``input_fn`` and ``output``, so scripts and tests can
+play too.
+
+The agents get ready (:meth:`~boardzoo.agents.Agent.prepare`: compiling or loading their
+search) when the session starts, with a "Preparing ..." line, so that no move includes it.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from boardzoo.envs.rendering import ansi_board
+from boardzoo.envs.rendering import ansi_board, ansi_key
 from boardzoo.games.state import BoardState
 from boardzoo.ui.players import (
     GameSession,
@@ -50,25 +56,47 @@ class TextGame:
     # --- the loop -------------------------------------------------------------------------------
 
     def run(self) -> BoardState:
-        """Play until the game ends or a human quits; returns the last position."""
+        """Play until the game ends or a human quits; returns the last position.
+
+        With a human playing, the end of a game asks whether to go on: ``new`` starts another
+        game, ``undo`` takes moves back, anything else (or the end of input) stops.
+        """
         session = self.session
         players = ", ".join(self._player_intro(p) for p in (0, 1))
         self.output(f"{game_title(session.game)}: {players}. Type 'help' for the commands.")
+        self.output(f"Symbols: {ansi_key(session.game)}.")
+        session.prepare(self.output)
         self.show_board()
-        while not session.is_over():
-            agent = session.agent_to_move()
-            if agent is not None:
-                self._agent_move(agent)
-                continue
-            try:
-                line = self.input_fn(self._prompt())
-            except (EOFError, KeyboardInterrupt):
-                line = "quit"
-            if not self.handle(line):
-                self.output("Game abandoned.")
+        while True:
+            while not session.is_over():
+                agent = session.agent_to_move()
+                if agent is not None:
+                    self._agent_move(agent)
+                    continue
+                if not self.handle(self._read(self._prompt())):
+                    self.output("Game abandoned.")
+                    return session.state
+            self.output(f"Game over: {result_text(session.state, session.names)}.")
+            if not session.has_human() or not self._after_the_end():
                 return session.state
-        self.output(f"Game over: {result_text(session.state, session.names)}.")
-        return session.state
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            return "quit"
+
+    def _after_the_end(self) -> bool:
+        """Offer another game; ``True`` when the human goes on (``new`` or ``undo``)."""
+        while True:
+            line = self._read("Type 'new' for another game, 'undo' to take back, or 'quit'> ")
+            command = line.strip().lower()
+            if command in ("new", "undo"):
+                return self.handle(command)
+            if command in _HELP or command in ("board", "show"):
+                self.handle(command)
+                continue
+            return False
 
     def handle(self, line: str) -> bool:
         """Act on one line typed by the human to move; ``False`` when they quit."""
@@ -83,6 +111,10 @@ class TextGame:
         elif command in ("moves", "legal"):
             self.output(f"Legal moves: {self._legal_list()}.")
         elif command in ("board", "show"):
+            self.show_board()
+        elif command == "new":
+            session.new_game()
+            self.output(f"New game: {session.describe_player(session.mover)} moves first.")
             self.show_board()
         elif command == "undo":
             if session.undo():
@@ -156,8 +188,10 @@ class TextGame:
         return "\n".join(
             [
                 moves,
+                f"Symbols: {ansi_key(game)}.",
                 "Commands: moves (list the legal moves), undo (take back to your previous turn),",
-                "          board (show the board again), help, quit.",
+                "          new (start a new game, same players), board (show the board again),",
+                "          help, quit.",
             ]
         )
 

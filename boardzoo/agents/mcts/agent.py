@@ -15,6 +15,7 @@ reinforcement learning algorithm that masters chess, shogi and Go through self-p
 from __future__ import annotations
 
 import math
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,6 +23,14 @@ from typing import Any, Literal
 
 import numpy as np
 
+from boardzoo.agents._checks import (
+    check_choice,
+    check_int,
+    check_number,
+    check_optional_int,
+    check_optional_number,
+)
+from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, env_state, make_rng
 from boardzoo.agents.mcts import tree as tr
 from boardzoo.agents.mcts.search import (
@@ -33,10 +42,13 @@ from boardzoo.agents.mcts.search import (
     ValueFn,
 )
 from boardzoo.games import GameState
+from boardzoo.games.spec import Game
 
 FINAL_RULES = ("robust", "max")
 ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 _PROVEN_NAMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+MAX_WORKERS = 256
+_MAX_SIMULATIONS = 2**62  # the compiled loop counts in int64
 
 
 @dataclass(frozen=True)
@@ -78,20 +90,65 @@ class SearchInfo:
         return float("nan")
 
 
-def _check_positive(name: str, value: Any, kind: type, allow_none: bool = True) -> None:
-    if value is None and allow_none:
-        return
-    number = isinstance(value, int) or (kind is float and isinstance(value, float))
-    if isinstance(value, bool) or not number or not value > 0:
-        raise ValueError(f"{name} must be a positive {kind.__name__}, got {value!r}")
+def _physical_memory() -> int | None:
+    """Bytes of memory of this machine, or None where the system does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _check_max_nodes(max_nodes: Any, workers: int, reuse_tree: bool) -> int:
+    """``max_nodes`` if the trees it asks for fit the node ids and this machine's memory."""
+    nodes = check_int("max_nodes", max_nodes, tr.MIN_NODES, tr.MAX_NODES)
+    trees = workers * (2 if reuse_tree else 1)  # re-rooting copies into a second buffer
+    need = nodes * tr.BYTES_PER_NODE * trees
+    memory = _physical_memory()
+    if memory is not None and need > memory:
+        raise ValueError(
+            f"max_nodes={nodes} is not allowed: {trees} tree(s) of {nodes} nodes "
+            f"({tr.BYTES_PER_NODE} bytes each) need {need / 1e9:.1f} GB, more than this "
+            f"machine's {memory / 1e9:.1f} GB of memory; it must be at most "
+            f"{max(tr.MIN_NODES, memory // (tr.BYTES_PER_NODE * trees))}"
+        )
+    return nodes
+
+
+# (kernel module, Python loop?) whose search this process has loaded or compiled and run once.
+_PREPARED: set[tuple[str, bool]] = set()
+
+
+def _exercise_search(game: Game, settings: SearchSettings) -> None:
+    """Run every compiled piece the search of ``game`` uses once, on a throwaway tree.
+
+    The same code paths and argument types as a real search (so nothing is compiled later),
+    with stand-ins for prior and value functions and a fixed seed: nothing of the agent's.
+    """
+    trial = SearchSettings(
+        c=settings.c,
+        solver=settings.solver,
+        rollout_policy=ROLLOUT_RANDOM,
+        prior_fn=None if settings.prior_fn is None else (lambda s: np.ones(s.num_actions)),
+        value_fn=None if settings.value_fn is None else (lambda s: 0.0),
+        c_base=settings.c_base,
+    )
+    searcher = Searcher(trial, tr.MIN_NODES, seed=0)
+    state = game.initial_state()
+    searcher.set_root(state, reuse=False)
+    searcher.run(8, None)
+    searcher.run(8, time.perf_counter() + 60.0)  # the timed loop
+    searcher.set_root(state.apply(state.legal_actions()[0]), reuse=True)  # re-rooting
+    searcher.run(4, None)
 
 
 class MCTSAgent(Agent):
-    """Monte Carlo tree search.
+    """Monte Carlo tree search: UCT with rollouts, or PUCT with prior and value functions.
 
     Args:
-        simulations: simulations per move. Default 1000 when ``time_limit`` is not given either.
-        time_limit: seconds per move. With ``simulations`` too, whichever comes first.
+        simulations: simulations per move (at least 1); 1000 when ``time_limit`` is not given
+            either.
+        time_limit: seconds per move (a number > 0). With ``simulations`` too, whichever comes
+            first.
         c: exploration constant: UCT's ``c`` (default sqrt(2)), or PUCT's ``c`` / ``c_init``
             (default 1.25) when ``prior_fn`` is given.
         c_base: with ``prior_fn``, use AlphaZero's schedule
@@ -107,11 +164,14 @@ class MCTSAgent(Agent):
             move in eight at random).
         prior_fn: ``state -> probabilities over all actions``: switches selection to PUCT.
         value_fn: ``state -> value in [-1, 1]`` for the player to move: replaces rollouts.
-        dirichlet_alpha, dirichlet_epsilon: AlphaZero's root noise (with ``prior_fn`` only).
-        workers: searches run in parallel threads, each with its own tree (root
+        dirichlet_alpha: AlphaZero's root noise (with ``prior_fn`` only): the concentration of
+            the Dirichlet noise mixed into the root's priors, or ``None`` for no noise.
+        dirichlet_epsilon: the weight of that noise in the root's priors, in [0, 1].
+        workers: searches run in parallel threads (1 to 256), each with its own tree (root
             parallelisation); their root visit counts are added up.
-        max_nodes: nodes each tree may hold (:data:`BYTES_PER_NODE` bytes each); once full,
-            simulations go on from the leaves the tree has.
+        max_nodes: nodes each tree may hold (50 bytes each, :data:`BYTES_PER_NODE`, allocated as
+            they are used); once full, simulations go on from the leaves the tree has. At
+            least 65 (the root and up to 64 moves); all trees must fit in the machine's memory.
         seed: seed of the search's randomness (an int, a numpy Generator, or None).
     """
 
@@ -135,22 +195,18 @@ class MCTSAgent(Agent):
         max_nodes: int = 1_000_000,
         seed: Seed = None,
     ) -> None:
-        _check_positive("simulations", simulations, int)
-        if simulations is not None and not isinstance(simulations, (int, np.integer)):
-            raise ValueError(f"simulations must be a positive int, got {simulations!r}")
-        _check_positive("time_limit", time_limit, float)
-        _check_positive("c", c, float)
-        _check_positive("c_base", c_base, float)
-        _check_positive("dirichlet_alpha", dirichlet_alpha, float)
-        _check_positive("workers", workers, int, allow_none=False)
-        if final not in FINAL_RULES:
-            raise ValueError(f"final must be one of {list(FINAL_RULES)}, got {final!r}")
-        if rollout not in ROLLOUT_POLICIES:
-            raise ValueError(f"rollout must be one of {list(ROLLOUT_POLICIES)}, got {rollout!r}")
-        if not 0.0 <= dirichlet_epsilon <= 1.0:
-            raise ValueError(f"dirichlet_epsilon must be in [0, 1], got {dirichlet_epsilon!r}")
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 2:
-            raise ValueError(f"max_nodes must be an int of at least 2, got {max_nodes!r}")
+        simulations = check_optional_int("simulations", simulations, 1)
+        if simulations is not None:
+            simulations = min(simulations, _MAX_SIMULATIONS)
+        time_limit = check_optional_number("time_limit", time_limit)
+        c = check_optional_number("c", c)
+        c_base = check_optional_number("c_base", c_base)
+        dirichlet_alpha = check_optional_number("dirichlet_alpha", dirichlet_alpha)
+        dirichlet_epsilon = check_number("dirichlet_epsilon", dirichlet_epsilon, 0.0, 1.0, False)
+        workers = check_int("workers", workers, 1, MAX_WORKERS)
+        final = check_choice("final", final, FINAL_RULES)  # type: ignore[assignment]
+        rollout = check_choice("rollout", rollout, tuple(ROLLOUT_POLICIES))  # type: ignore[assignment]
+        max_nodes = _check_max_nodes(max_nodes, workers, bool(reuse_tree))
         self.simulations = (
             int(simulations) if simulations is not None else (1000 if time_limit is None else None)
         )
@@ -200,6 +256,29 @@ class MCTSAgent(Agent):
             policy /= total
         return policy, info.action
 
+    def prepare(self, game: Game) -> None:
+        """Get ready to search ``game`` before any clock runs.
+
+        Loads the game's compiled search from numba's cache, or compiles it (the first run only,
+        with a notice on stderr), runs it once on a throwaway tree, and allocates this agent's
+        trees and threads. It draws nothing from the agent's random stream, so a prepared agent
+        plays the same moves as an unprepared one. A search of a game not prepared yet prepares
+        it first, before its own clock starts.
+
+        Args:
+            game: the catalog game (with its options) that will be searched.
+        """
+        self._make_searchers()
+        if self.workers > 1 and self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mcts")
+        python_loop = self.prior_fn is not None or self.value_fn is not None
+        key = (game.spec.kernels, python_loop)
+        if key in _PREPARED:
+            return
+        with compile_notice(f"the MCTS search for {game.name}", 10):
+            _exercise_search(game, self._settings)
+        _PREPARED.add(key)
+
     def reset(self) -> None:
         """Forget the tree (a new game starts); the random stream goes on."""
         for searcher in self._searchers:
@@ -222,6 +301,17 @@ class MCTSAgent(Agent):
     def _search(self, state: GameState) -> SearchInfo:
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to search for")
+        game = state.game
+        if game is not None:
+            python_loop = self.prior_fn is not None or self.value_fn is not None
+            if (game.spec.kernels, python_loop) not in _PREPARED:
+                self.prepare(game)
+        elif len(state.legal_actions()) >= self.max_nodes:
+            count = len(state.legal_actions())
+            raise ValueError(
+                f"max_nodes={self.max_nodes} is too small for this position: its {count} moves "
+                f"and the root need at least {count + 1} nodes"
+            )
         self._make_searchers()
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit

@@ -70,12 +70,16 @@ _FIELDS = (
     ("terminal", np.int8),
 )
 BYTES_PER_NODE = sum(np.dtype(dtype).itemsize for _, dtype in _FIELDS)
+# The root and all its children must fit: a catalog position (two 64-bit bitboards) has at most
+# 64 moves. Node ids are int32.
+MIN_NODES = 1 + 64
+MAX_NODES = 2**31 - 1
 
 
 def new_tree(max_nodes: int) -> Tree:
     """An empty tree with room for ``max_nodes`` nodes (pages are touched only when used)."""
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 2:
-        raise ValueError(f"max_nodes must be an int of at least 2, got {max_nodes!r}")
+        raise ValueError(f"max_nodes={max_nodes!r} is not allowed: it must be an integer >= 2")
     arrays = {name: np.zeros(max_nodes, dtype=dtype) for name, dtype in _FIELDS}
     return Tree(**arrays, meta=np.zeros(2, dtype=np.int64))
 

@@ -1,0 +1,262 @@
+"""Compile and cache every numba kernel now, not at first use: ``python -m boardzoo.warmup``.
+
+boardzoo's rules, searches and players are numba code compiled once per machine and kept in
+numba's on-disk cache (``__pycache__`` next to the sources, or ``NUMBA_CACHE_DIR``). The first
+run after installing compiles them, which takes about a minute in all; every later run loads
+them in a fraction of a second. ``scripts/setup.sh`` runs this module last, so nothing is
+compiled during the first game. (Without it the agents compile what they need in
+:meth:`~boardzoo.agents.Agent.prepare`, before any clock runs, with a notice on stderr.)
+
+For each catalog game this compiles the game's rules, then each agent's compiled code for that
+game: the greedy player's kernels, the alpha-beta search, and the MCTS search (its compiled loop
+and the tree operations of the Python loop used with prior or value functions). No option value
+of a game or an agent changes the compiled code, so one pass per game covers every option. The
+first game is compiled in this process (it also compiles the code all games share); the others
+in parallel processes, one per game, as many at a time as there are CPU cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["AGENTS", "PARTS", "WarmUpStep", "main", "warm_up"]
+
+AGENTS = ("greedy", "alphabeta", "mcts")
+# What one game's warm-up compiles, in order: the rules, then each agent.
+PARTS = ("rules", *AGENTS)
+
+
+@dataclass(frozen=True)
+class WarmUpStep:
+    """One compiled part: ``part`` (``"rules"`` or an agent's name) of ``game``, and the seconds
+    it took (compiling, or loading from the cache)."""
+
+    game: str
+    part: str
+    seconds: float
+
+
+def _rules(name: str) -> None:
+    """Play a game through every rules kernel the envs and agents call from Python."""
+    from boardzoo.games.catalog import make_game
+
+    state = make_game(name).initial_state()
+    while not state.is_terminal():
+        state.legal_action_mask()
+        state.planes(state.current_player)
+        state = state.apply(state.legal_actions()[0])
+    state.returns()
+
+
+def _prepare(name: str, part: str) -> None:
+    from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+    from boardzoo.games.catalog import make_game
+
+    game = make_game(name)
+    if part == "greedy":
+        GreedyAgent(seed=0).prepare(game)
+    elif part == "alphabeta":
+        AlphaBetaAgent(depth=2, seed=0).prepare(game)
+    elif part == "mcts":
+        MCTSAgent(simulations=1, seed=0).prepare(game)  # the compiled loop
+        uniform = MCTSAgent(simulations=1, prior_fn=lambda s: np.ones(s.num_actions), seed=0)
+        uniform.prepare(game)  # the Python loop (prior and value functions)
+
+
+def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
+    """Compile (or load) ``parts`` of game ``name`` in this process."""
+    from boardzoo.agents._compiling import set_notices
+
+    set_notices(False)  # the warm-up shows its own progress
+    steps = []
+    for part in parts:
+        start = time.perf_counter()
+        if part == "rules":
+            _rules(name)
+        else:
+            _prepare(name, part)
+        steps.append(WarmUpStep(name, part, time.perf_counter() - start))
+    return steps
+
+
+def _child_init() -> None:
+    from boardzoo.agents._compiling import set_notices
+
+    set_notices(False)
+
+
+class _Display:
+    """Progress on stderr: a rich progress bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+        self._progress: Any = None
+        self._task: Any = None
+        if enabled and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self._progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+            )
+
+    def __enter__(self) -> _Display:
+        if self._progress is not None:
+            self._progress.start()
+            self._task = self._progress.add_task("compiling", total=self.total)
+        return self
+
+    def working_on(self, text: str) -> None:
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, description=f"compiling {text}")
+
+    def finished(self, step: WarmUpStep) -> None:
+        self.done += 1
+        line = f"[{self.done}/{self.total}] {step.game}: {step.part} ({step.seconds:.1f} s)"
+        if self._progress is not None and self._task is not None:
+            self._progress.console.print(f"  {line}", highlight=False)
+            self._progress.advance(self._task)
+        elif self.enabled:
+            print(f"boardzoo warm-up {line}", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def _check(values: Iterable[str], allowed: Sequence[str], what: str) -> list[str]:
+    chosen = list(values)
+    for value in chosen:
+        if value not in allowed:
+            raise ValueError(
+                f"{what}={value!r} is not allowed: it must be one of {', '.join(allowed)}"
+            )
+    return chosen
+
+
+def warm_up(
+    games: Sequence[str] | None = None,
+    agents: Sequence[str] = AGENTS,
+    progress: bool = True,
+    workers: int | None = None,
+) -> list[WarmUpStep]:
+    """Compile (or load from numba's cache) the rules and the agents' code of catalog games.
+
+    Args:
+        games: catalog game names; ``None`` for every game.
+        agents: which agents' compiled code to warm up, among ``"greedy"``, ``"alphabeta"``
+            and ``"mcts"`` (the rules are always warmed up).
+        progress: show progress on stderr (a progress bar on a terminal, lines otherwise).
+        workers: processes for the games after the first; ``None`` for one per CPU core
+            (at most one per game), 1 to do everything in this process.
+
+    Returns:
+        One :class:`WarmUpStep` per game and part, in the order they finished.
+
+    Raises:
+        ValueError: an unknown game or agent, or ``workers`` below 1, before any work starts.
+    """
+    from boardzoo.games.catalog import GAME_NAMES
+
+    names = _check(GAME_NAMES if games is None else games, GAME_NAMES, "game")
+    parts = ["rules", *_check(agents, AGENTS, "agent")]
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise ValueError(f"workers={workers!r} is not allowed: it must be an integer >= 1")
+    if not names:
+        return []
+    rest = names[1:]
+    processes = min(workers or os.cpu_count() or 1, len(rest))
+    steps: list[WarmUpStep] = []
+    started = time.perf_counter()
+    with _Display(len(names) * len(parts), progress) as display:
+        if progress and not sys.stderr.isatty():
+            print(
+                f"boardzoo warm-up: compiling the code of {len(names)} game(s) "
+                "(first run after installing: about a minute; then seconds)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        def run_here(name: str) -> None:
+            for part in parts:
+                display.working_on(f"{name}: {part}")
+                (step,) = _warm_game(name, [part])
+                steps.append(step)
+                display.finished(step)
+
+        from boardzoo.agents._compiling import notices_enabled, set_notices
+
+        was_enabled = notices_enabled()
+        try:
+            run_here(names[0])  # also compiles what every game shares, before going parallel
+            if processes <= 1:
+                for name in rest:
+                    run_here(name)
+            else:
+                display.working_on(", ".join(rest))
+                context = multiprocessing.get_context("spawn")
+                with ProcessPoolExecutor(processes, context, _child_init) as pool:
+                    futures = [pool.submit(_warm_game, name, parts) for name in rest]
+                    for future in as_completed(futures):
+                        for step in future.result():
+                            steps.append(step)
+                            display.finished(step)
+        finally:
+            set_notices(was_enabled)
+    if progress:
+        print(
+            f"boardzoo warm-up: done in {time.perf_counter() - started:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+    return steps
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m boardzoo.warmup [--games ...] [--agents ...] [--quiet] [--workers N]``."""
+    from boardzoo.games.catalog import GAME_NAMES
+
+    parser = argparse.ArgumentParser(
+        prog="python -m boardzoo.warmup",
+        description="Compile and cache the numba code of every game and agent now.",
+    )
+    parser.add_argument("--games", nargs="+", choices=GAME_NAMES, help="default: every game")
+    parser.add_argument(
+        "--agents", nargs="+", choices=AGENTS, default=list(AGENTS), help="default: all"
+    )
+    parser.add_argument("--workers", type=int, help="processes (default: one per CPU core)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing")
+    args = parser.parse_args(argv)
+    try:
+        warm_up(args.games, args.agents, progress=not args.quiet, workers=args.workers)
+    except ValueError as error:
+        parser.error(str(error))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

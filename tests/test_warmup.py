@@ -1,0 +1,93 @@
+"""Compiled code is ready before any clock runs: the warm-up compiles and caches it, a cold
+``prepare`` says that it is compiling, and a warm one loads quietly.
+
+Cold caches are made with a temporary ``NUMBA_CACHE_DIR`` in subprocesses; the repository's own
+``__pycache__`` is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from boardzoo.warmup import PARTS, warm_up
+
+PREPARE_ALL = """
+from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from boardzoo.games.catalog import make_game
+game = make_game("tictactoe")
+for agent in (MCTSAgent(simulations=10, seed=0), AlphaBetaAgent(depth=2, seed=0),
+              GreedyAgent(seed=0)):
+    agent.prepare(game)
+    print(agent.act(game.initial_state()))
+"""
+
+
+def run(args: list[str], cache: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=600, env=env, check=False
+    )
+
+
+@pytest.mark.slow
+def test_cold_prepare_says_it_compiles_and_the_warm_up_leaves_nothing_to_compile(tmp_path):
+    cache = str(tmp_path / "numba-cache")
+
+    cold = run(["-c", "from boardzoo.agents import MCTSAgent\n"
+                "from boardzoo.games.catalog import make_game\n"
+                "MCTSAgent(simulations=10).prepare(make_game('tictactoe'))"], cache)  # fmt: skip
+    assert cold.returncode == 0, cold.stderr
+    assert "boardzoo: compiling the MCTS search for tictactoe (first run only" in cold.stderr
+    assert " done in " in cold.stderr
+
+    warm_up_run = run(["-m", "boardzoo.warmup", "--games", "tictactoe"], cache)
+    assert warm_up_run.returncode == 0, warm_up_run.stderr
+    for index, part in enumerate(PARTS, start=1):
+        assert f"[{index}/{len(PARTS)}] tictactoe: {part} (" in warm_up_run.stderr
+    assert "boardzoo warm-up: done in" in warm_up_run.stderr
+    assert "boardzoo: compiling" not in warm_up_run.stderr  # its own progress, not the notices
+
+    later = run(["-c", PREPARE_ALL], cache)  # a new process finds everything in the cache
+    assert later.returncode == 0, later.stderr
+    assert "compiling" not in later.stderr
+    assert len(later.stdout.split()) == 3
+
+
+def test_warm_up_in_parallel_processes_covers_every_game_and_part():
+    code = (
+        "from boardzoo.warmup import warm_up\n"
+        "steps = warm_up(['tictactoe', 'connect_four'], progress=False, workers=2)\n"
+        "print(sorted((s.game, s.part) for s in steps))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    expected = sorted((game, part) for game in ("tictactoe", "connect_four") for part in PARTS)
+    assert result.stdout.strip() == str(expected)
+    assert result.stderr == ""  # progress=False prints nothing
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": ["chess"]}, "game='chess' is not allowed: it must be one of reversi, "),
+        ({"agents": ["minimax"]}, "agent='minimax' is not allowed: it must be one of greedy, "),
+        ({"workers": 0}, "workers=0 is not allowed: it must be an integer >= 1"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_work(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        warm_up(progress=False, **kwargs)
+
+
+def test_the_command_line_refuses_an_unknown_game():
+    result = subprocess.run(
+        [sys.executable, "-m", "boardzoo.warmup", "--games", "chess"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
