@@ -517,6 +517,25 @@ def os_error_text(error: OSError) -> str:
     return f"cannot use {error.filename}: {reason or 'the system refused'}"
 
 
+# The arena's Python words for its settings, and what they are called on the command line.
+_FLAG_WORDS = (
+    (re.compile(r"\bresume=True, "), ""),
+    (re.compile(r"\bmatch_seed="), "--seed "),
+    (re.compile(r"\btime_limit="), "--time-limit "),
+    (re.compile(r"\bopening_plies="), "opening plies "),
+    (re.compile(r"\bpair_openings="), "paired openings "),
+    (re.compile(r"\bagents="), "agents "),
+    (re.compile(r"\boptions="), "game options "),
+)
+
+
+def cli_words(text: str) -> str:
+    """An error of the Python API in the command line's words (``match_seed=3`` -> ``--seed 3``)."""
+    for pattern, words in _FLAG_WORDS:
+        text = pattern.sub(words, text)
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
@@ -531,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # missing and unreadable files. BOARDZOO_DEBUG=1 shows the traceback instead.
         if os.environ.get("BOARDZOO_DEBUG"):
             raise
-        text = os_error_text(error) if isinstance(error, OSError) else str(error)
+        text = cli_words(os_error_text(error) if isinstance(error, OSError) else str(error))
         print(f"boardzoo {args.command}: error: {text.splitlines()[0]}", file=sys.stderr)
         return 2
 

@@ -126,6 +126,12 @@ def test_arena_then_replay_and_gif(tmp_path):
 
     again = boardzoo("arena", "reversi", "random", "greedy", "--out", str(records), "--games", "1")
     assert_user_error(again, "already holds games", "--resume")
+    assert "resume=True" not in again.stderr  # the command line's words, not Python's
+    other = boardzoo(
+        "arena", "reversi", "mcts:simulations=50", "greedy", "--games", "2", "--size", "4",
+        "--out", str(records), "--resume", "--seed", "3",
+    )  # fmt: skip
+    assert_user_error(other, "played with --seed 0 where this run has --seed 3")
 
     shown = boardzoo("replay", str(records), "--game", "1", "--ui", "text", "--delay", "0")
     assert shown.returncode == 0, shown.stderr

@@ -139,16 +139,29 @@ def checked_action(state: GameState, action: object) -> int:
         raise _illegal(state, action, "not an integer") from None
     if state.is_legal(index):
         return index
+    raise _illegal(state, action, illegal_reason(state, index))
+
+
+def illegal_reason(state: GameState, action: int) -> str:
+    """Why ``action`` is not legal in ``state``, in words: ``"the game is over"``, ``"actions are
+    0..64"``, ``"passing is only allowed without a placement"``, ``"d4 is taken"``, ``"column a
+    is full"``; ``""`` when there is nothing more to say than that it is not legal)."""
     game = state.game
     if state.is_terminal():
-        detail = "the game is over"
-    elif not 0 <= index < state.num_actions:
-        detail = f"actions are 0..{state.num_actions - 1}"
-    elif game is not None and index == game.pass_action:
-        detail = "passing is only allowed without a placement"
-    else:
-        detail = _occupied(state, index)
-    raise _illegal(state, action, detail)
+        return "the game is over"
+    if not 0 <= action < state.num_actions:
+        return f"actions are 0..{state.num_actions - 1}"
+    if game is None or not isinstance(state, BoardState):
+        return ""
+    if action == game.pass_action:
+        return "passing is only allowed without a placement"
+    try:
+        square = state.move_square(action)
+    except ValueError as error:  # the move has no square to fill: the game says why
+        return str(error)
+    if square is not None and state.square_owner(*square) is not None:
+        return f"{game.action_name(action)} is taken"
+    return ""
 
 
 def _illegal(state: GameState, action: object, detail: str) -> IllegalMoveError:
@@ -160,17 +173,3 @@ def _illegal(state: GameState, action: object, detail: str) -> IllegalMoveError:
     return IllegalMoveError(
         action, state.legal_actions(), detail, action_names=game.action_names, player=player
     )
-
-
-def _occupied(state: GameState, action: int) -> str:
-    """Why a placement in range is illegal when the board says so (``"d4 is taken"``,
-    ``"column a is full"``), else ``""``."""
-    if not isinstance(state, BoardState):
-        return ""
-    try:
-        square = state.move_square(action)
-    except ValueError as error:  # the move has no square to fill: the game says why
-        return str(error)
-    if square is not None and state.square_owner(*square) is not None:
-        return f"{state.game.action_name(action)} is taken"
-    return ""

@@ -47,7 +47,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from boardzoo.agents.base import Agent
@@ -100,26 +100,26 @@ def _import_pygame() -> Any:
     return pygame
 
 
-@dataclass
-class _AIJob:
-    """One call of an agent's ``act()`` running in a background thread."""
+class _BackgroundJob:
+    """Work running in a background thread: the main thread polls ``done`` (it keeps drawing
+    meanwhile) and raises ``error`` if the work failed."""
 
-    agent: Agent
-    state: BoardState
-    generation: int
-    started: float = field(default_factory=time.perf_counter)
-    action: int | None = None
-    error: BaseException | None = None
-    done: threading.Event = field(default_factory=threading.Event)
-    thread: threading.Thread | None = None
+    thread_name = "boardzoo-job"
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+    def work(self) -> None:
+        raise NotImplementedError
 
     def start(self) -> None:
-        self.thread = threading.Thread(target=self._run, name="boardzoo-ai", daemon=True)
-        self.thread.start()
+        threading.Thread(target=self._run, name=self.thread_name, daemon=True).start()
 
     def _run(self) -> None:
         try:
-            self.action = int(self.agent.act(self.state))
+            self.work()
         except BaseException as error:  # handed to the main thread, which raises it
             self.error = error
         finally:
@@ -130,30 +130,32 @@ class _AIJob:
         return time.perf_counter() - self.started
 
 
-@dataclass
-class _PrepareJob:
-    """The agents' :meth:`~boardzoo.agents.Agent.prepare` running in a background thread."""
+class _AIJob(_BackgroundJob):
+    """One call of an agent's ``act()``."""
 
-    session: GameSession
-    who: str  # "White (mcts:time_limit=1)", for the panel
-    started: float = field(default_factory=time.perf_counter)
-    error: BaseException | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    thread_name = "boardzoo-ai"
 
-    def start(self) -> None:
-        threading.Thread(target=self._run, name="boardzoo-prepare", daemon=True).start()
+    def __init__(self, agent: Agent, state: BoardState, generation: int) -> None:
+        super().__init__()
+        self.agent, self.state, self.generation = agent, state, generation
+        self.action: int | None = None
 
-    def _run(self) -> None:
-        try:
-            self.session.prepare()
-        except BaseException as error:  # handed to the main thread, which raises it
-            self.error = error
-        finally:
-            self.done.set()
+    def work(self) -> None:
+        self.action = int(self.agent.act(self.state))
 
-    @property
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
+
+class _PrepareJob(_BackgroundJob):
+    """The agents' :meth:`~boardzoo.agents.Agent.prepare`, before their first move."""
+
+    thread_name = "boardzoo-prepare"
+
+    def __init__(self, session: GameSession, who: str) -> None:
+        super().__init__()
+        self.session = session
+        self.who = who  # "White (mcts:time_limit=1)", for the panel
+
+    def work(self) -> None:
+        self.session.prepare()
 
 
 @dataclass(frozen=True)

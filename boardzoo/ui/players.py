@@ -14,7 +14,7 @@ from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import make_agent
 from boardzoo.games.catalog import get_game, make_game
 from boardzoo.games.spec import Game
-from boardzoo.games.state import BoardState, checked_action
+from boardzoo.games.state import BoardState, checked_action, illegal_reason
 
 __all__ = [
     "HUMAN",
@@ -111,21 +111,12 @@ def why_illegal(state: BoardState, action: int) -> str:
 
     ``"you have no legal move and must pass"``, ``"b2 is taken"``, ``"column g is full"``...
     """
-    game = state.game
-    if state.is_terminal():
-        return "the game is over"
-    if state.must_pass():
-        return "you have no legal move and must pass"
-    if action == game.pass_action:
-        return "you cannot pass while you have a legal move"
-    name = game.action_name(action)
-    try:
-        square = state.move_square(action)
-    except ValueError as error:  # the move has no square to fill: the game says why
-        return str(error)
-    if square is not None and state.square_owner(*square) is not None:
-        return f"{name} is taken"
-    return f"{name} is not a legal move here"
+    if not state.is_terminal():
+        if state.must_pass():
+            return "you have no legal move and must pass"
+        if action == state.game.pass_action:
+            return "you cannot pass while you have a legal move"
+    return illegal_reason(state, action) or f"{move_name(state, action)} is not a legal move here"
 
 
 def result_text(state: BoardState, names: tuple[str, str]) -> str:
