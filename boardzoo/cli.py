@@ -231,6 +231,55 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--delay", type=float, default=0.8, help="seconds per move")
 
+    train = command("train", "train an AlphaZero network by self-play (resumable)")
+    train.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
+    _add_size(train)
+    train.add_argument(
+        "--out",
+        help=f"the run folder (default: a new folder under {RUNS_DIR}/, named after the game)",
+    )
+    train.add_argument(
+        "--minutes", type=float, help="training time in all, resumes included (default: none)"
+    )
+    train.add_argument(
+        "--iterations", type=int, help="iterations in all, resumes included (default: none)"
+    )
+    train.add_argument(
+        "--resume", action="store_true", help="continue the run in --out from its last iteration"
+    )
+    train.add_argument(
+        "--device", default="auto", help="auto (CUDA when present, else every CPU core), cpu, cuda"
+    )
+    train.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same run")
+    train.add_argument(
+        "--quick", action="store_true", help="a tiny run (seconds) that shows every part working"
+    )
+    for flag, kind, text in (
+        ("--search", str, "gumbel (learns with few simulations) or puct"),
+        ("--simulations", int, "simulations per self-play move"),
+        ("--games-per-iteration", int, "self-play games per iteration"),
+        ("--parallel-games", int, "self-play games searched together (the network's batch)"),
+        ("--channels", int, "filters of the network's residual tower"),
+        ("--blocks", int, "residual blocks of the network"),
+        ("--batch-size", int, "positions per learner step"),
+        ("--steps-per-iteration", int, "learner steps per iteration"),
+        ("--lr", float, "learning rate"),
+        ("--buffer-size", int, "positions the replay buffer keeps"),
+        ("--eval-games", int, "games against each panel agent after an iteration (0: none)"),
+    ):
+        default = getattr(_train_defaults(), flag[2:].replace("-", "_"))
+        train.add_argument(flag, type=kind, default=None, help=f"{text} (default: {default})")
+    train.add_argument(
+        "--panel",
+        nargs="+",
+        metavar="SPEC",
+        help="agent specs to evaluate against (default: random greedy alphabeta:depth=2 "
+        "alphabeta:depth=4 mcts:simulations=<the training's simulations>)",
+    )
+    train.add_argument(
+        "--no-progress", action="store_true", help="a line per iteration instead of a progress bar"
+    )
+
     agents = command("agents", "list the agents and their options")
     agents.add_argument(
         "name", nargs="?", help="an agent's name: show its options in full (default: all agents)"
@@ -468,6 +517,56 @@ def cmd_replay(args: argparse.Namespace) -> int:
     )
 
 
+def _train_defaults() -> Any:
+    """The training settings' defaults (for the help text), without importing torch."""
+    import dataclasses
+
+    from boardzoo.az.train import TrainSettings
+
+    return type(
+        "Defaults",
+        (),
+        {
+            f.name: f.default
+            for f in dataclasses.fields(TrainSettings)
+            if f.default is not dataclasses.MISSING
+        },
+    )
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from boardzoo.az.train import QUICK, settings_from
+
+    options = _options(args)
+    if args.panel:
+        _check_specs(args.panel)
+    out = args.out
+    if out is None:
+        if args.resume:
+            raise UserError("--resume continues a run: give its --out too")
+        out = _new_path(f"az-{args.game}", "")
+    given = {
+        "game": args.game, "options": options, "out": out, "minutes": args.minutes,
+        "iterations": args.iterations, "resume": args.resume, "device": args.device,
+        "seed": args.seed, "search": args.search, "simulations": args.simulations,
+        "games_per_iteration": args.games_per_iteration, "parallel_games": args.parallel_games,
+        "channels": args.channels, "blocks": args.blocks, "batch_size": args.batch_size,
+        "steps_per_iteration": args.steps_per_iteration, "lr": args.lr,
+        "buffer_size": args.buffer_size, "eval_games": args.eval_games,
+        "panel": tuple(args.panel) if args.panel else None, "progress": not args.no_progress,
+    }  # fmt: skip
+    settings = settings_from(QUICK if args.quick else {}, **given)
+    from boardzoo.az.train import train
+
+    print(f"boardzoo train: the run goes to {out}/", file=sys.stderr)
+    summary = train(settings)
+    print(
+        f"{summary.iterations} iterations, {summary.games} self-play games, "
+        f"{summary.positions} positions, {summary.seconds / 60:.1f} min; model: {out}/model.pt"
+    )
+    return 0
+
+
 def cmd_agents(args: argparse.Namespace) -> int:
     from boardzoo.agents.registry import format_agents
 
@@ -495,6 +594,7 @@ COMMANDS = {
     "tournament": cmd_tournament,
     "replay": cmd_replay,
     "agents": cmd_agents,
+    "train": cmd_train,
     "bench": cmd_bench,
     "demo": cmd_demo,
 }

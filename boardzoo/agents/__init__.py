@@ -4,6 +4,7 @@ Every agent also accepts a :class:`~boardzoo.games.GameState` in place of an env
 """
 
 from boardzoo.agents.alphabeta import AlphaBetaAgent, AlphaBetaInfo
+from boardzoo.agents.alphazero import AlphaZeroAgent
 from boardzoo.agents.base import Agent, env_state
 from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveStats, SearchInfo
@@ -31,6 +32,7 @@ __all__ = [
     "AgentSpecError",
     "AlphaBetaAgent",
     "AlphaBetaInfo",
+    "AlphaZeroAgent",
     "GreedyAgent",
     "MCTSAgent",
     "MoveStats",

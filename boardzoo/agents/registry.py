@@ -46,6 +46,7 @@ AGENT_CLASSES: dict[str, str] = {
     "mcts": "boardzoo.agents.mcts.agent:MCTSAgent",
     "sb3": "boardzoo.agents.sb3_agent:SB3Agent",
     "puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",
+    "az": "boardzoo.agents.alphazero:AlphaZeroAgent",
 }
 # Installed packages add agents under this entry-point group (name = "module:Class").
 ENTRY_POINT_GROUP = "boardzoo.agents"

@@ -1,0 +1,260 @@
+"""What the AlphaZero search asks of a network: an evaluator of batches of positions.
+
+An :class:`Evaluator` takes a batch of positions as the search hands them over (the planes of the
+player to move and of the opponent, and the legal actions) and returns the policy's logits and
+the value of each position for the player to move. :func:`encode` makes that input from
+:class:`~boardzoo.games.BoardState` objects; the compiled search makes exactly the same arrays
+from its bitboards (with :func:`cell_squares`, the game's map from kernel cells to squares).
+
+Two evaluators need no network: :class:`UniformEvaluator` (equal logits, value 0) and
+:class:`OracleEvaluator` (the exact game-theoretic value of every position, by a complete
+alpha-beta search: for small games such as TicTacToe and 4x4 Reversi, in tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+
+__all__ = [
+    "Evaluator",
+    "OracleEvaluator",
+    "UniformEvaluator",
+    "cell_squares",
+    "encode",
+]
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """A network as the search sees it: a batch of positions in, logits and values out."""
+
+    def __call__(
+        self, observations: np.ndarray, masks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Evaluate a batch of positions.
+
+        Args:
+            observations: float32 ``[B, 2, rows, cols]``: channel 0 the pieces of the player to
+                move, channel 1 the opponent's (``BoardState.planes(current_player)`` moved to
+                channels-first).
+            masks: bool ``[B, num_actions]``: the legal actions.
+
+        Returns:
+            ``(logits, values)``: float32 ``[B, num_actions]`` (entries of illegal actions are
+            ignored) and float32 ``[B]`` in ``[-1, 1]`` from the point of view of the player to
+            move.
+        """
+        ...
+
+
+def encode(game: Game, states: Sequence[BoardState]) -> tuple[np.ndarray, np.ndarray]:
+    """The observations and masks of ``states``, exactly as the search hands them to an evaluator.
+
+    Args:
+        game: the game of every state.
+        states: positions of ``game`` (a finished one gets an all-False mask).
+
+    Returns:
+        ``(observations, masks)``: float32 ``[len(states), 2, rows, cols]`` and bool
+        ``[len(states), num_actions]``.
+
+    Raises:
+        ValueError: a state of another game.
+    """
+    observations = np.zeros((len(states), 2, game.rows, game.cols), dtype=np.float32)
+    masks = np.zeros((len(states), game.num_actions), dtype=bool)
+    for i, state in enumerate(states):
+        if state.game is not game:
+            raise ValueError(f"states[{i}] is a position of {state.game!r}, not of {game!r}")
+        observations[i] = np.moveaxis(state.planes(state.current_player), 2, 0)
+        masks[i] = state.legal_action_mask().astype(bool)
+    return observations, masks
+
+
+@cache
+def cell_squares(game: Game) -> np.ndarray:
+    """The square ``row * cols + col`` of each kernel cell (bit) of ``game``, -1 for no square.
+
+    The game contract leaves the layout of the bitboards to each game; this reads it off the
+    game's own positions: random games (fixed seed) are played until every cell of the board
+    (``params[0]``) has been matched to exactly one square by comparing each position's
+    bitboards with its :meth:`~boardzoo.games.BoardState.planes`.
+
+    Args:
+        game: the game.
+
+    Returns:
+        int64 ``[64]``.
+
+    Raises:
+        RuntimeError: if the layout cannot be read off (a game whose planes do not follow its
+            bitboards).
+    """
+    board = int(game.params[0])
+    cells = [cell for cell in range(64) if board >> cell & 1]
+    squares = game.rows * game.cols
+    candidates = {cell: set(range(squares)) for cell in cells}
+    rng = np.random.default_rng(12345)
+    for _ in range(5000):
+        state = game.initial_state()
+        while True:
+            s0, s1 = state.bitboards()
+            planes = state.planes(0)
+            owner = np.full(squares, -1, dtype=np.int64)
+            owner[planes[:, :, 0].reshape(-1) == 1] = 0
+            owner[planes[:, :, 1].reshape(-1) == 1] = 1
+            for cell in cells:
+                have = 0 if s0 >> cell & 1 else 1 if s1 >> cell & 1 else -1
+                candidates[cell] &= set(np.flatnonzero(owner == have).tolist())
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            state = state.apply(actions[int(rng.integers(len(actions)))])
+        if all(len(found) <= 1 for found in candidates.values()):
+            break
+    table = np.full(64, -1, dtype=np.int64)
+    for cell, found in candidates.items():
+        if len(found) != 1:
+            raise RuntimeError(f"cannot tell the square of cell {cell} of {game!r}: {found}")
+        table[cell] = found.pop()
+    if len(set(table[cells].tolist())) != len(cells):
+        raise RuntimeError(f"two cells of {game!r} map to one square")
+    return table
+
+
+class UniformEvaluator:
+    """Equal logits for every action and value 0 for every position: a search without knowledge.
+
+    The search then spreads its visits by the PUCT bonus alone; it is the evaluator of a network
+    that has learned nothing, and a stand-in for timing the search without a network.
+    """
+
+    def __call__(
+        self, observations: np.ndarray, masks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Zero logits ``[B, num_actions]`` and zero values ``[B]`` (float32).
+
+        Args:
+            observations: ``[B, 2, rows, cols]`` (only its length is read).
+            masks: ``[B, num_actions]`` (only its shape is read).
+
+        Returns:
+            ``(logits, values)``.
+        """
+        batch, actions = np.shape(masks)
+        return np.zeros((batch, actions), np.float32), np.zeros(batch, np.float32)
+
+
+class OracleEvaluator:
+    """The exact value of every position, by a complete alpha-beta search: a perfect network.
+
+    Games are symmetric between the players (the rules do not depend on the colour), so a
+    position is searched with the player to move as player 0: channel 0 of the observation
+    becomes player 0's pieces. The value is the game's result under perfect play (1 win, 0 draw,
+    -1 loss, for the player to move); the logits are ``prior_weight`` times the exact value of
+    each legal action (0: a uniform prior; large: all the prior on the best actions). Results are
+    cached. Only for games small enough to solve (TicTacToe, 4x4 Reversi, late positions).
+
+    Args:
+        game: the game.
+        prior_weight: how strongly the logits favour the best actions (a number >= 0).
+
+    Raises:
+        ValueError: a negative or non-finite ``prior_weight``.
+    """
+
+    def __init__(self, game: Game, prior_weight: float = 0.0) -> None:
+        from boardzoo.agents.alphabeta_kernels import (
+            BUDGET,
+            MAX_MOVES,
+            MAX_PLY,
+            NUM_COUNTERS,
+            compiled_alphabeta,
+        )
+
+        if isinstance(prior_weight, bool) or not np.isfinite(prior_weight) or prior_weight < 0:
+            raise ValueError(f"prior_weight must be a number >= 0, got {prior_weight!r}")
+        self.game = game
+        self.prior_weight = float(prior_weight)
+        self._negamax = compiled_alphabeta(game)["negamax"]
+        self._counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
+        self._budget = BUDGET
+        self._cells = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self._keys = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        table = cell_squares(game)
+        self._square_bits = np.zeros(game.rows * game.cols, dtype=np.uint64)
+        for cell in np.flatnonzero(table >= 0):
+            self._square_bits[table[cell]] = np.uint64(1) << np.uint64(cell)
+        self._values: dict[tuple[int, int, int], int] = {}
+
+    def value(self, own: int, opp: int, player: int = 0) -> int:
+        """The exact result (1, 0, -1) for the player to move of bitboards ``own`` and ``opp``.
+
+        Args:
+            own: the bitboard of player ``player``, the player to move.
+            opp: the other player's bitboard.
+            player: which player ``own`` is (the rules are colour-blind, so 0 serves for all).
+
+        Returns:
+            1 won, 0 drawn, -1 lost with perfect play.
+        """
+        key = (own, opp, player)
+        if key not in self._values:
+            s0, s1 = (own, opp) if player == 0 else (opp, own)
+            self._counters[:] = 0
+            self._counters[self._budget] = 2**62
+            score = self._negamax(
+                np.uint64(s0), np.uint64(s1), player, self.game.params, 1000, -1, 1, 0,
+                self._counters, self._cells, self._keys,
+            )  # fmt: skip
+            self._values[key] = int(np.sign(score))
+        return self._values[key]
+
+    def action_values(self, own: int, opp: int) -> dict[int, int]:
+        """The exact result for the player to move (as player 0) after each legal action."""
+        kernels, params = self.game.kernels, self.game.params
+        s0, s1 = np.uint64(own), np.uint64(opp)
+        cells = int(kernels.placements(s0, s1, 0, params))
+        moves = [c for c in range(64) if cells >> c & 1] or [-1]
+        result = {}
+        for cell in moves:
+            c0, c1 = kernels.place(s0, s1, 0, cell, params)
+            over, code = kernels.outcome(c0, c1, 1, params)
+            value = int(code) - 1 if over else -self.value(int(c1), int(c0))
+            result[int(kernels.cell_action(cell, params))] = value
+        return result
+
+    def _bitboards(self, observation: np.ndarray) -> tuple[int, int]:
+        own = self._square_bits[observation[0].reshape(-1) > 0.5]
+        opp = self._square_bits[observation[1].reshape(-1) > 0.5]
+        return int(np.bitwise_or.reduce(own, initial=0)), int(np.bitwise_or.reduce(opp, initial=0))
+
+    def __call__(
+        self, observations: np.ndarray, masks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Exact values and logits favouring the best actions, for a batch of positions.
+
+        Args:
+            observations: float32 ``[B, 2, rows, cols]``.
+            masks: bool ``[B, num_actions]``.
+
+        Returns:
+            ``(logits, values)``, float32.
+        """
+        batch = len(observations)
+        logits = np.zeros((batch, self.game.num_actions), np.float32)
+        values = np.zeros(batch, np.float32)
+        for i in range(batch):
+            own, opp = self._bitboards(observations[i])
+            values[i] = self.value(own, opp)
+            if self.prior_weight:
+                for action, value in self.action_values(own, opp).items():
+                    logits[i, action] = self.prior_weight * value
+        return logits, values

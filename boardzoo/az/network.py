@@ -1,0 +1,305 @@
+"""The AlphaZero network: a residual tower with a policy head and a value head.
+
+The network reads a position as the search hands it over (see :mod:`boardzoo.az.evaluator`):
+float32 ``[B, 2, rows, cols]``, channel 0 the pieces of the player to move and channel 1 the
+opponent's. It returns the policy's logits ``[B, num_actions]`` (every action of the game,
+Reversi's pass included) and the value ``[B]`` in ``[-1, 1]`` for the player to move.
+
+Architecture (AlphaZero's, scaled down): a 3x3 convolution from the two planes and a plane of
+ones (so the edge of the board is visible) to ``channels`` features, then ``blocks`` residual
+blocks (conv3x3-BN-ReLU-conv3x3-BN, plus the input, ReLU). The policy head is a 1x1 convolution
+to 2 planes (BN, ReLU) and a fully connected layer to the actions, so actions without a square
+(the pass) get a logit too; the value head a 1x1 convolution to 1 plane (BN, ReLU), a hidden
+layer of ``value_hidden`` units (ReLU) and ``tanh``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from boardzoo.games.catalog import check_game, get_game
+from boardzoo.games.spec import Game
+
+__all__ = ["AZNet", "NetConfig", "TorchEvaluator", "pick_device"]
+
+_MAX_WIDTH = 1024
+_MAX_BLOCKS = 64
+
+
+def _positive_int(name: str, value: object, maximum: int) -> int:
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not ok or not 1 <= int(value) <= maximum:  # type: ignore[call-overload]
+        raise ValueError(f"{name} must be an integer in 1..{maximum}, got {value!r}")
+    return int(value)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """The shape of an :class:`AZNet`, and the game it plays: all a model file needs to rebuild it.
+
+    Args:
+        game: the catalog name of the game (``"reversi"``).
+        options: the game's options (``{"board_size": 6}``); missing ones take their defaults.
+        channels: feature planes of the residual tower.
+        blocks: residual blocks in the tower (0 is allowed: the stem convolution alone).
+        value_hidden: units of the value head's hidden layer.
+
+    Raises:
+        ValueError: an unknown game or option, a disallowed option value, or a size out of range.
+    """
+
+    game: str
+    options: Mapping[str, int] = field(default_factory=dict)
+    channels: int = 64
+    blocks: int = 4
+    value_hidden: int = 64
+
+    def __post_init__(self) -> None:
+        check_game(self.game)
+        if not isinstance(self.options, Mapping):
+            raise ValueError(f"options must be a mapping, got {self.options!r}")
+        options = get_game(self.game).check_options(self.options)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "channels", _positive_int("channels", self.channels, _MAX_WIDTH))
+        if isinstance(self.blocks, bool) or not isinstance(self.blocks, (int, np.integer)):
+            raise ValueError(f"blocks must be an integer in 0..{_MAX_BLOCKS}, got {self.blocks!r}")
+        if not 0 <= self.blocks <= _MAX_BLOCKS:
+            raise ValueError(f"blocks must be an integer in 0..{_MAX_BLOCKS}, got {self.blocks!r}")
+        object.__setattr__(self, "blocks", int(self.blocks))
+        hidden = _positive_int("value_hidden", self.value_hidden, _MAX_WIDTH)
+        object.__setattr__(self, "value_hidden", hidden)
+
+    def __hash__(self) -> int:
+        return hash((self.game, tuple(sorted(self.options.items())), self.channels, self.blocks))
+
+    @classmethod
+    def for_game(cls, game: Game, **sizes: int) -> NetConfig:
+        """The config of a network for ``game`` (a catalog ``Game``); ``sizes`` as the fields."""
+        return cls(game.name, dict(game.options), **sizes)
+
+    @property
+    def board_game(self) -> Game:
+        """The catalog :class:`~boardzoo.games.spec.Game` that the network plays."""
+        return get_game(self.game).make(**self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as plain JSON values."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "channels": self.channels,
+            "blocks": self.blocks,
+            "value_hidden": self.value_hidden,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NetConfig:
+        """The config written by :meth:`to_dict`; a ``ValueError`` for missing or unknown keys."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a network config must be a JSON object, got {type(data).__name__}")
+        known = {"game", "options", "channels", "blocks", "value_hidden"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown network config keys {unknown}; known: {sorted(known)}")
+        if "game" not in data:
+            raise ValueError("a network config needs a 'game'")
+        return cls(**dict(data))
+
+    def to_json(self) -> str:
+        """The config as a JSON string (keys sorted)."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> NetConfig:
+        """The config from :meth:`to_json`'s text; a ``ValueError`` for bad JSON or values."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"network config is not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
+class _ResidualBlock(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return torch.relu(x + y)
+
+
+class AZNet(nn.Module):
+    """The policy-value network of a :class:`NetConfig`.
+
+    ``net(obs)`` takes float32 ``[B, 2, rows, cols]`` and returns ``(logits [B, num_actions],
+    values [B])``: raw logits (mask illegal actions before a softmax) and values in ``[-1, 1]``
+    for the player to move. Weights are initialised by torch's generator: seed it
+    (``torch.manual_seed``) before building for a repeatable network.
+
+    Args:
+        config: the game and the sizes.
+
+    Attributes:
+        config: the config it was built from.
+        game: the catalog game.
+    """
+
+    def __init__(self, config: NetConfig) -> None:
+        super().__init__()
+        if not isinstance(config, NetConfig):
+            raise ValueError(f"AZNet needs a NetConfig, got {type(config).__name__}")
+        self.config = config
+        self.game = config.board_game
+        rows, cols, actions = self.game.rows, self.game.cols, self.game.num_actions
+        width = config.channels
+        self.stem = nn.Sequential(
+            nn.Conv2d(3, width, 3, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU()
+        )
+        self.tower = nn.Sequential(*[_ResidualBlock(width) for _ in range(config.blocks)])
+        self.policy_head = nn.Sequential(
+            nn.Conv2d(width, 2, 1, bias=False),
+            nn.BatchNorm2d(2),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(2 * rows * cols, actions),
+        )
+        self.value_head = nn.Sequential(
+            nn.Conv2d(width, 1, 1, bias=False),
+            nn.BatchNorm2d(1),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(rows * cols, config.value_hidden),
+            nn.ReLU(),
+            nn.Linear(config.value_hidden, 1),
+            nn.Tanh(),
+        )
+
+    @property
+    def obs_shape(self) -> tuple[int, int, int]:
+        """The shape of one observation: ``(2, rows, cols)``."""
+        return 2, self.game.rows, self.game.cols
+
+    @property
+    def num_actions(self) -> int:
+        """The number of policy logits."""
+        return self.game.num_actions
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits ``[B, num_actions]`` and values ``[B]`` of float32 ``obs [B, 2, rows, cols]``."""
+        if obs.dim() != 4 or tuple(obs.shape[1:]) != self.obs_shape:
+            raise ValueError(
+                f"obs must be [B, {', '.join(map(str, self.obs_shape))}], got {tuple(obs.shape)}"
+            )
+        ones = torch.ones_like(obs[:, :1])
+        x = self.tower(self.stem(torch.cat((obs, ones), dim=1)))
+        return self.policy_head(x), self.value_head(x).squeeze(1)
+
+
+def pick_device(device: str = "auto", set_threads: bool = True) -> torch.device:
+    """The torch device for ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
+
+    On the CPU, torch is told to use every core (``torch.set_num_threads``) unless
+    ``set_threads`` is false.
+
+    Args:
+        device: ``"auto"``, ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
+        set_threads: on the CPU, set torch's thread count to the number of cores.
+
+    Returns:
+        The device.
+
+    Raises:
+        ValueError: an unknown name, or CUDA asked for where there is none.
+    """
+    if not isinstance(device, str):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+    name = device.strip().lower()
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cpu":
+        if set_threads:
+            torch.set_num_threads(max(1, os.cpu_count() or 1))
+        return torch.device("cpu")
+    if name == "cuda" or name.startswith("cuda:"):
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {device!r} asked for, but CUDA is not available here")
+        return torch.device(name)
+    raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+
+
+class TorchEvaluator:
+    """An evaluator (:mod:`boardzoo.az.evaluator`) for an :class:`AZNet`: numpy in, numpy out.
+
+    Calls run the network in eval mode without gradients, in float32, on ``device``; the net is
+    moved there once. Illegal actions' logits are returned as the network gives them (the search
+    ignores them).
+
+    Args:
+        net: the network.
+        device: a torch device or a name for :func:`pick_device` (``"cpu"``, ``"cuda"``,
+            ``"auto"``); torch's thread count is left as it is.
+    """
+
+    def __init__(self, net: AZNet, device: str | torch.device = "cpu") -> None:
+        if not isinstance(net, AZNet):
+            raise ValueError(f"TorchEvaluator needs an AZNet, got {type(net).__name__}")
+        if not isinstance(device, torch.device):
+            device = pick_device(device, set_threads=False)
+        self.device = device
+        self.net = net.to(self.device)
+        self.obs_shape = net.obs_shape
+        self.num_actions = net.num_actions
+
+    def __call__(
+        self, observations: np.ndarray, masks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Logits float32 ``[B, num_actions]`` and values float32 ``[B]`` of a batch.
+
+        Args:
+            observations: ``[B, 2, rows, cols]`` planes of the player to move and the opponent.
+            masks: bool ``[B, num_actions]`` legal actions (checked for shape only).
+
+        Returns:
+            ``(logits, values)``, values in ``[-1, 1]`` for the player to move.
+
+        Raises:
+            ValueError: when the shapes do not fit the network's game.
+        """
+        observations = np.asarray(observations)
+        masks = np.asarray(masks)
+        if observations.ndim != 4 or observations.shape[1:] != self.obs_shape:
+            shape = ", ".join(map(str, self.obs_shape))
+            raise ValueError(f"observations must be [B, {shape}], got {observations.shape}")
+        batch = observations.shape[0]
+        if masks.shape != (batch, self.num_actions):
+            raise ValueError(
+                f"masks must be [{batch}, {self.num_actions}] for these observations, "
+                f"got {masks.shape}"
+            )
+        if batch == 0:
+            return np.zeros((0, self.num_actions), np.float32), np.zeros(0, np.float32)
+        was_training = self.net.training
+        self.net.eval()
+        try:
+            with torch.inference_mode():
+                obs = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+                logits, values = self.net(obs.to(self.device))
+        finally:
+            self.net.train(was_training)
+        return (
+            logits.float().cpu().numpy().astype(np.float32, copy=False),
+            values.float().cpu().numpy().astype(np.float32, copy=False),
+        )

@@ -1,0 +1,72 @@
+"""The models shipped inside the package, checked against facts from outside the network."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from boardzoo.agents import AlphaZeroAgent, make_agent
+from boardzoo.agents.alphazero import shipped_model, shipped_name
+from boardzoo.games.catalog import make_game
+from boardzoo.games.tictactoe import TicTacToeState
+
+
+@functools.cache
+def exact_value(state: TicTacToeState) -> int:
+    """+1 / 0 / -1 for the player to move under perfect play (a plain negamax, written here)."""
+    if state.is_terminal():
+        winner = state.winner
+        return 0 if winner is None else (1 if winner == state.current_player else -1)
+    return max(-exact_value(state.apply(a)) for a in state.legal_actions())
+
+
+def drawn_openings(plies: int) -> list[tuple[int, ...]]:
+    """Every move sequence of up to ``plies`` plies after which the game is still a draw."""
+    found, frontier = [], [((), TicTacToeState.initial())]
+    for depth in range(plies + 1):
+        found += [moves for moves, state in frontier if exact_value(state) == 0]
+        if depth < plies:
+            frontier = [((*m, a), s.apply(a)) for m, s in frontier for a in s.legal_actions()]
+    return found
+
+
+def test_tictactoe_is_shipped_and_az_without_a_model_picks_it():
+    game = make_game("tictactoe")
+    assert shipped_name(game) == "tictactoe" and shipped_model("tictactoe") is not None
+    agent = make_agent("az:simulations=50")
+    assert agent.act(game.initial_state()) in game.initial_state().legal_actions()
+    with pytest.raises(ValueError, match="no shipped model for"):
+        AlphaZeroAgent(simulations=10).prepare(make_game("reversi", board_size=4))
+
+
+def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():
+    """From every drawn opening of up to 2 plies, both sides, the perfect player choosing at
+    random among its optimal moves: 100 simulations lose no game (the issue's target)."""
+    game = make_game("tictactoe")
+    agent = make_agent("az:simulations=100", seed=0)
+    agent.prepare(game)
+    rng = np.random.default_rng(0)
+    games = losses = 0
+    for moves in drawn_openings(2):
+        for model_side in (0, 1):
+            state = TicTacToeState.initial()
+            for move in moves:
+                state = state.apply(move)
+            while not state.is_terminal():
+                if state.current_player == model_side:
+                    action = agent.act(state)
+                else:
+                    best = exact_value(state)
+                    optimal = [
+                        a for a in state.legal_actions() if -exact_value(state.apply(a)) == best
+                    ]
+                    action = int(rng.choice(optimal))
+                state = state.apply(action)
+            games += 1
+            losses += state.winner is not None and state.winner != model_side
+    assert games == 68
+    assert losses == 0

@@ -1,0 +1,238 @@
+"""AlphaZero training (`boardzoo train`) and the `az` agent, end to end on tiny settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from boardzoo.agents import make_agent  # noqa: E402
+from boardzoo.agents.registry import AgentSpecError  # noqa: E402
+from boardzoo.az.train import QUICK, settings_from, train  # noqa: E402
+from boardzoo.games.catalog import make_game  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def _quick(tmp_path, name="run", **given):
+    return settings_from(QUICK, game="tictactoe", out=tmp_path / name, progress=False,
+                         device="cpu", **given)  # fmt: skip
+
+
+def _weights(folder):
+    state = torch.load(folder / "model.pt", weights_only=True)
+    return {key: value.clone() for key, value in state.items()}
+
+
+def test_a_quick_run_writes_models_metrics_and_a_checkpoint(tmp_path):
+    summary = train(_quick(tmp_path), log=lambda line: None)
+    out = tmp_path / "run"
+    assert summary.iterations == 2 and summary.games == 2 * QUICK["games_per_iteration"]
+    for name in (
+        "settings.json",
+        "model.pt",
+        "model.json",
+        "metrics.csv",
+        "elo.png",
+        "models/iteration-0001.pt",
+        "models/iteration-0002.json",
+        "checkpoint/learner.pt",
+        "checkpoint/buffer.npz",
+        "checkpoint/state.json",
+    ):
+        assert (out / name).is_file(), name  # fmt: skip
+    rows = (out / "metrics.csv").read_text().splitlines()
+    assert rows[0].startswith("iteration,games,positions") and len(rows) == 3
+    assert "score_vs_random" in rows[0] and "elo_vs_random" in rows[0]
+    meta = json.loads((out / "model.json").read_text())
+    assert meta["metadata"]["iteration"] == 2 and meta["metadata"]["game"] == "tictactoe"
+    # every position recorded is one where the mover had a choice: at most 9 plies a game
+    assert 0 < summary.positions <= 9 * summary.games
+
+
+def test_a_resumed_run_ends_as_an_uninterrupted_one(tmp_path):
+    whole = train(_quick(tmp_path, "whole", iterations=3), log=lambda line: None)
+    train(_quick(tmp_path, "parts", iterations=1), log=lambda line: None)
+    with pytest.raises(ValueError, match="already holds files"):
+        train(_quick(tmp_path, "parts", iterations=3), log=lambda line: None)
+    parts = train(_quick(tmp_path, "parts", iterations=3, resume=True), log=lambda line: None)
+    assert (parts.iterations, parts.games, parts.positions) == (
+        whole.iterations, whole.games, whole.positions,
+    )  # fmt: skip
+    a, b = _weights(tmp_path / "whole"), _weights(tmp_path / "parts")
+    assert all(torch.equal(a[key], b[key]) for key in a)
+    losses = [(r["loss"], r["value_loss"]) for r in whole.metrics]
+    assert losses == [(r["loss"], r["value_loss"]) for r in parts.metrics]
+
+
+def test_resume_refuses_other_settings_and_empty_folders(tmp_path):
+    train(_quick(tmp_path, iterations=1), log=lambda line: None)
+    with pytest.raises(ValueError, match="simulations=8"):
+        train(_quick(tmp_path, iterations=2, resume=True, simulations=9), log=lambda line: None)
+    with pytest.raises(ValueError, match="no training run to resume"):
+        train(_quick(tmp_path, "nothing", iterations=2, resume=True), log=lambda line: None)
+
+
+@pytest.mark.parametrize(
+    ("given", "fragment"),
+    [
+        ({"simulations": 0}, "simulations must be an integer >= 1, got 0"),
+        ({"iterations": None, "minutes": None}, "give a budget"),
+        ({"search": "alphabeta"}, "search must be gumbel or puct"),
+        ({"lr": -1.0}, "lr must be a number > 0"),
+        ({"options": {"board_size": 8}}, "board_size"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(tmp_path, given, fragment):
+    base = dict(QUICK, game="tictactoe", out=tmp_path / "x")
+    base.update(given)
+    with pytest.raises(ValueError, match=fragment):
+        settings_from({}, **base)
+
+
+def _boardzoo(*args, **kwargs):
+    return subprocess.Popen(
+        [sys.executable, "-m", "boardzoo", *args], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, **kwargs,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_the_command_resumes_after_kill_9_with_the_same_games(tmp_path):
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    args = ("train", "tictactoe", "--quick", "--iterations", "4", "--device", "cpu",
+            "--no-progress")  # fmt: skip
+    whole = _boardzoo(*args, "--out", str(tmp_path / "whole"), env=env)
+    killed = _boardzoo(*args, "--out", str(tmp_path / "killed"), env=env)
+    state = tmp_path / "killed" / "checkpoint" / "state.json"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and killed.poll() is None:
+        if state.is_file() and json.loads(state.read_text())["iteration"] >= 1:
+            break
+        time.sleep(0.05)
+    if killed.poll() is None:
+        killed.send_signal(signal.SIGKILL)
+    killed.communicate(timeout=60)
+    assert 1 <= json.loads(state.read_text())["iteration"] < 4  # killed in the middle of the run
+    assert whole.wait(timeout=300) == 0, whole.stderr.read() if whole.stderr else ""
+    resumed = subprocess.run(
+        [sys.executable, "-m", "boardzoo", *args, "--out", str(tmp_path / "killed"), "--resume"],
+        capture_output=True, text=True, timeout=300, env=env, check=False,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    ends = [
+        json.loads((tmp_path / run / "checkpoint" / "state.json").read_text())
+        for run in ("whole", "killed")
+    ]
+    assert ends[0]["iteration"] == ends[1]["iteration"] == 4
+    assert ends[0]["games"] == ends[1]["games"] == 4 * QUICK["games_per_iteration"]
+    assert ends[0]["positions"] == ends[1]["positions"]
+    assert "model:" in resumed.stdout
+
+
+def test_the_command_rejects_bad_input_in_one_line(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "boardzoo", "train", "tictactoe", "--quick", "--simulations", "0",
+         "--out", str(tmp_path / "x")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "simulations must be an integer >= 1, got 0" in result.stderr
+    assert not (tmp_path / "x").exists()
+
+
+# --- the az agent -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_models(tmp_path_factory):
+    """An untrained tiny network per game (legal play does not need a trained one)."""
+    from boardzoo.az.model_io import save_model
+    from boardzoo.az.network import AZNet, NetConfig
+
+    folder = tmp_path_factory.mktemp("models")
+    torch.manual_seed(0)
+    paths = {}
+    for name, options in (("tictactoe", {}), ("connect_four", {}), ("reversi", {"board_size": 6})):
+        game = make_game(name, **options)
+        net = AZNet(NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
+        paths[name] = save_model(folder / f"{name}.pt", net, metadata={"test": True})
+    return paths
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect_four", "reversi"])
+@pytest.mark.parametrize("search", ["puct", "gumbel"])
+def test_az_plays_legal_moves_to_the_end(tiny_models, name, search):
+    options = {"board_size": 6} if name == "reversi" else {}
+    game = make_game(name, **options)
+    agent = make_agent(f"az:model={tiny_models[name]},simulations=16,search={search}", seed=1)
+    agent.prepare(game)
+    rng = np.random.default_rng(0)
+    state = game.initial_state()
+    while not state.is_terminal():
+        if state.current_player == 0:
+            action = agent.act(state)
+            info = agent.last_search
+            assert info is not None and info.action == action
+            if len(state.legal_actions()) > 1:
+                assert info.simulations == 16
+                assert sum(m.visits for m in info.moves) >= 16 - 1
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        assert state.is_legal(action)
+        state = state.apply(action)
+
+
+def test_az_keeps_its_time_limit(tiny_models):
+    game = make_game("connect_four")
+    agent = make_agent(f"az:model={tiny_models['connect_four']},time_limit=0.3")
+    agent.prepare(game)
+    agent.act(game.initial_state())  # first search after prepare: nothing left to compile
+    info = agent.last_search
+    assert info is not None and info.simulations > 1
+    assert info.seconds < 0.3 * 1.5
+
+
+def test_az_is_the_same_with_the_same_seed(tiny_models):
+    game = make_game("tictactoe")
+    spec = f"az:model={tiny_models['tictactoe']},simulations=32,search=gumbel"
+    first, second = make_agent(spec, seed=5), make_agent(spec, seed=5)
+    state = game.initial_state()
+    for _ in range(4):
+        assert first.act(state) == second.act(state)
+        state = state.apply(first.act(state))
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("az:model=/nope.pt", "model='/nope.pt' is neither a file nor a shipped model"),
+        ("az:simulations=0", "simulations=0 is not allowed"),
+        ("az:search=gumbel", "gumbel with simulations=N"),
+        ("az:leaves=0", "leaves=0 is not allowed"),
+        ("az:c_init=0", "c_init=0.0 is not allowed"),
+    ],
+)
+def test_az_bad_values_are_one_line_errors(spec, fragment):
+    with pytest.raises(AgentSpecError, match=fragment):
+        make_agent(spec)
+
+
+def test_az_model_of_another_game_is_refused(tiny_models):
+    agent = make_agent(f"az:model={tiny_models['tictactoe']}")
+    with pytest.raises(ValueError, match="not connect_four"):
+        agent.prepare(make_game("connect_four"))
