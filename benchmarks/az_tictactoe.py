@@ -22,18 +22,24 @@ from boardzoo.games.catalog import make_game
 from boardzoo.games.tictactoe import TicTacToeState
 
 
+def move_value(state: TicTacToeState, action: int) -> int:
+    """+1 / 0 / -1 for the player to move of playing ``action``, then perfect play."""
+    after = state.apply(action)
+    if after.is_terminal():
+        return 0 if after.winner is None else (1 if after.winner == state.current_player else -1)
+    return -exact_value(after)
+
+
 @functools.cache
 def exact_value(state: TicTacToeState) -> int:
-    """+1 / 0 / -1: the result for the player to move under perfect play."""
-    if state.is_terminal():
-        winner = state.winner
-        return 0 if winner is None else (1 if winner == state.current_player else -1)
-    return max(-exact_value(state.apply(a)) for a in state.legal_actions())
+    """+1 / 0 / -1 for the player to move (in a game not over) under perfect play: a plain
+    negamax, written here."""
+    return max(move_value(state, action) for action in state.legal_actions())
 
 
 def optimal_moves(state: TicTacToeState) -> list[int]:
     best = exact_value(state)
-    return [a for a in state.legal_actions() if -exact_value(state.apply(a)) == best]
+    return [a for a in state.legal_actions() if move_value(state, a) == best]
 
 
 def openings(max_plies: int) -> list[tuple[int, ...]]:

@@ -15,13 +15,19 @@ from boardzoo.games.catalog import make_game
 from boardzoo.games.tictactoe import TicTacToeState
 
 
+def move_value(state: TicTacToeState, action: int) -> int:
+    """+1 / 0 / -1 for the player to move of playing ``action``, then perfect play."""
+    after = state.apply(action)
+    if after.is_terminal():
+        return 0 if after.winner is None else (1 if after.winner == state.current_player else -1)
+    return -exact_value(after)
+
+
 @functools.cache
 def exact_value(state: TicTacToeState) -> int:
-    """+1 / 0 / -1 for the player to move under perfect play (a plain negamax, written here)."""
-    if state.is_terminal():
-        winner = state.winner
-        return 0 if winner is None else (1 if winner == state.current_player else -1)
-    return max(-exact_value(state.apply(a)) for a in state.legal_actions())
+    """+1 / 0 / -1 for the player to move (in a game not over) under perfect play: a plain
+    negamax, written here."""
+    return max(move_value(state, action) for action in state.legal_actions())
 
 
 def drawn_openings(plies: int) -> list[tuple[int, ...]]:
@@ -61,12 +67,11 @@ def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():
                     action = agent.act(state)
                 else:
                     best = exact_value(state)
-                    optimal = [
-                        a for a in state.legal_actions() if -exact_value(state.apply(a)) == best
-                    ]
+                    optimal = [a for a in state.legal_actions() if move_value(state, a) == best]
                     action = int(rng.choice(optimal))
                 state = state.apply(action)
             games += 1
             losses += state.winner is not None and state.winner != model_side
+    assert exact_value(TicTacToeState.initial()) == 0  # a known fact: TicTacToe is a draw
     assert games == 68
     assert losses == 0
