@@ -259,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("--simulations", int, "simulations per self-play move"),
         ("--games-per-iteration", int, "self-play games per iteration"),
         ("--parallel-games", int, "self-play games searched together (the network's batch)"),
+        ("--opening-plies", int, "random plies that start each self-play game (not recorded)"),
         ("--channels", int, "filters of the network's residual tower"),
         ("--blocks", int, "residual blocks of the network"),
         ("--batch-size", int, "positions per learner step"),
@@ -550,6 +551,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         "iterations": args.iterations, "resume": args.resume, "device": args.device,
         "seed": args.seed, "search": args.search, "simulations": args.simulations,
         "games_per_iteration": args.games_per_iteration, "parallel_games": args.parallel_games,
+        "opening_plies": args.opening_plies,
         "channels": args.channels, "blocks": args.blocks, "batch_size": args.batch_size,
         "steps_per_iteration": args.steps_per_iteration, "lr": args.lr,
         "buffer_size": args.buffer_size, "eval_games": args.eval_games,
@@ -636,6 +638,14 @@ def cli_words(text: str) -> str:
     return text
 
 
+def _in_python_words(error: BaseException) -> bool:
+    """Whether ``error`` speaks of the arena's settings as the Python API names them (a record
+    file of another run, or one that already holds games), not of an agent's own keys."""
+    from boardzoo.arena.records import MatchSettingsError
+
+    return isinstance(error, (MatchSettingsError, FileExistsError))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
@@ -650,7 +660,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # missing and unreadable files. BOARDZOO_DEBUG=1 shows the traceback instead.
         if os.environ.get("BOARDZOO_DEBUG"):
             raise
-        text = cli_words(os_error_text(error) if isinstance(error, OSError) else str(error))
+        text = os_error_text(error) if isinstance(error, OSError) else str(error)
+        if _in_python_words(error):
+            text = cli_words(text)
         print(f"boardzoo {args.command}: error: {text.splitlines()[0]}", file=sys.stderr)
         return 2
 

@@ -236,3 +236,33 @@ def test_az_model_of_another_game_is_refused(tiny_models):
     agent = make_agent(f"az:model={tiny_models['tictactoe']}")
     with pytest.raises(ValueError, match="not connect_four"):
         agent.prepare(make_game("connect_four"))
+
+
+def test_tensorboard_gets_every_figure_when_installed(tmp_path, monkeypatch):
+    """With TensorBoard importable (a stand-in here), each iteration's figures are logged."""
+    import types
+
+    logged: list[tuple[str, float, int]] = []
+
+    class SummaryWriter:
+        def __init__(self, log_dir):
+            self.log_dir = log_dir
+
+        def add_scalar(self, key, value, step):
+            logged.append((key, value, step))
+
+        def flush(self):
+            pass
+
+        def close(self):
+            logged.append(("closed", 0, 0))
+
+    module = types.ModuleType("torch.utils.tensorboard")
+    module.SummaryWriter = SummaryWriter
+    monkeypatch.setitem(sys.modules, "torch.utils.tensorboard", module)
+    summary = train(_quick(tmp_path, iterations=2), log=lambda line: None)
+    for row in summary.metrics:  # every number of metrics.csv, at its iteration
+        numbers = {k for k, v in row.items() if k != "iteration" and isinstance(v, (int, float))}
+        assert numbers == {key for key, _, step in logged if step == row["iteration"]}
+    assert {"games", "score_vs_random", "loss"} <= {key for key, _, _ in logged}
+    assert logged[-1][0] == "closed"

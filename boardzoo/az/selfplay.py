@@ -34,16 +34,19 @@ class SelfPlayConfig:
         temperature_plies: for PUCT, plies (from the start) whose move is drawn in proportion to
             the visit counts; later moves take the most visited. Gumbel AlphaZero always plays
             the search's own choice (its Gumbel noise already varies the games).
+        opening_plies: uniformly random plies (seeded) that start each game, neither searched
+            nor recorded: they spread the games over more positions.
         add_noise: noise at the root: Dirichlet noise on the priors (PUCT), the Gumbel noise
             of Gumbel-top-k sampling (Gumbel AlphaZero; without it every game is the same).
     """
 
     simulations: int = 32
     temperature_plies: int = 8
+    opening_plies: int = 0
     add_noise: bool = True
 
     def __post_init__(self) -> None:
-        for name, least in (("simulations", 1), ("temperature_plies", 0)):
+        for name, least in (("simulations", 1), ("temperature_plies", 0), ("opening_plies", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
@@ -144,7 +147,13 @@ def play_games(
         nonlocal begun
         state = game.initial_state() if not starts else starts[begun % len(starts)]
         begun += 1
-        return _Game(state)
+        item = _Game(state)
+        for _ in range(config.opening_plies):
+            if item.state.is_terminal():
+                break
+            legal = item.state.legal_actions()
+            item.play(int(legal[int(rng.integers(len(legal)))]))
+        return item
 
     active = [start() for _ in range(min(count, search.batch_size))]
     finished: list[_Game] = []

@@ -15,6 +15,7 @@ evaluates it against a fixed panel through the arena, and commits a checkpoint. 
 ``metrics.csv``                   a row per iteration: games, positions, losses, time, and the
                                   score and Elo difference against each panel agent
 ``elo.png``                       the Elo differences over the iterations
+``tensorboard/``                  the same figures for TensorBoard, when it is installed
 ================================  ===========================================================
 
 A checkpoint is written to ``checkpoint.new/`` and then swapped in, so a run killed at any
@@ -82,6 +83,7 @@ _FIXED = (
     "parallel_games",
     "games_per_iteration",
     "temperature_plies",
+    "opening_plies",
     "dirichlet_alpha",
     "buffer_size",
     "batch_size",
@@ -136,6 +138,7 @@ class TrainSettings:
         parallel_games: self-play games searched together (the network's batch).
         games_per_iteration: self-play games per iteration.
         temperature_plies: PUCT: opening plies whose move is drawn from the visit counts.
+        opening_plies: uniformly random plies that start each self-play game (not recorded).
         dirichlet_alpha: PUCT: root noise concentration (``None``: none).
         buffer_size: positions the replay buffer keeps.
         batch_size: positions per learner step.
@@ -167,6 +170,7 @@ class TrainSettings:
     parallel_games: int = 64
     games_per_iteration: int = 128
     temperature_plies: int = 8
+    opening_plies: int = 0
     dirichlet_alpha: float | None = 0.3
     buffer_size: int = 200_000
     batch_size: int = 256
@@ -196,7 +200,8 @@ class TrainSettings:
         for name, low in (
             ("seed", 0), ("channels", 1), ("blocks", 1), ("value_hidden", 1), ("gumbel_k", 1),
             ("simulations", 1), ("parallel_games", 1), ("games_per_iteration", 1),
-            ("temperature_plies", 0), ("buffer_size", 1), ("batch_size", 1),
+            ("temperature_plies", 0), ("opening_plies", 0), ("buffer_size", 1),
+            ("batch_size", 1),
             ("steps_per_iteration", 0), ("eval_games", 0), ("eval_every", 1),
         ):  # fmt: skip
             object.__setattr__(self, name, _int(name, getattr(self, name), low))
@@ -433,11 +438,13 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     )
     selfplay = SelfPlayConfig(
         simulations=settings.simulations, temperature_plies=settings.temperature_plies,
+        opening_plies=settings.opening_plies,
         add_noise=True,
     )  # fmt: skip
     command = " ".join(["boardzoo", "train", *sys.argv[2:]]) if sys.argv[1:2] == ["train"] else ""
     say = log if log is not None else (lambda line: print(line, file=sys.stderr, flush=True))
     bar = _Progress(settings, state) if settings.progress and sys.stderr.isatty() else None
+    board = _tensorboard(out)
 
     def budget_left() -> bool:
         if settings.iterations is not None and state["iteration"] >= settings.iterations:
@@ -510,6 +517,11 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
 
             _commit(out, write)
             _write_metrics(out, state["metrics"])
+            if board is not None:
+                for key, value in row.items():
+                    if key != "iteration" and isinstance(value, (int, float)):
+                        board.add_scalar(key, value, iteration)
+                board.flush()
             line = _summary_line(row, len(games.winners) / max(played - started, 1e-9))
             if bar is not None:
                 bar.update(state, line)
@@ -518,10 +530,21 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     finally:
         if bar is not None:
             bar.close()
+        if board is not None:
+            board.close()
     return TrainSummary(
         out=out, iterations=state["iteration"], games=state["games"],
         positions=state["positions"], seconds=state["seconds"], metrics=list(state["metrics"]),
     )  # fmt: skip
+
+
+def _tensorboard(out: Path) -> Any:
+    """A TensorBoard writer into ``out/tensorboard`` when TensorBoard is installed, else None."""
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        return None
+    return SummaryWriter(log_dir=str(out / "tensorboard"))
 
 
 def _summary_line(row: Mapping[str, Any], games_per_second: float) -> str:

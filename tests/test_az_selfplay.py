@@ -1,0 +1,63 @@
+"""Self-play records: replayed through the rules, every example must be what the game says."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardzoo.az.evaluator import UniformEvaluator, encode
+from boardzoo.az.search import BatchedSearch, PUCTConfig
+from boardzoo.az.selfplay import SelfPlayConfig, play_games
+from boardzoo.games.catalog import make_game
+
+
+def _play(name, options, gumbel, seed=0, opening=0, count=6):
+    game = make_game(name, **options)
+    search = BatchedSearch(game, 4, PUCTConfig(gumbel=gumbel, dirichlet_alpha=0.3), seed=seed)
+    config = SelfPlayConfig(simulations=8, temperature_plies=4, opening_plies=opening)
+    return game, play_games(game, search, UniformEvaluator(), count, config, seed=seed)
+
+
+@pytest.mark.parametrize(("name", "options"), [("tictactoe", {}), ("connect_four", {}),
+                                               ("reversi", {"board_size": 4})])  # fmt: skip
+@pytest.mark.parametrize("gumbel", [False, True])
+@pytest.mark.parametrize("opening", [0, 2])
+def test_examples_agree_with_the_replayed_games(name, options, gumbel, opening):
+    game, games = _play(name, options, gumbel, opening=opening)
+    assert len(games.winners) == len(games.moves) == 6
+    row = 0
+    for moves, winner, length in zip(games.moves, games.winners, games.lengths, strict=True):
+        state = game.initial_state()
+        assert length == len(moves)
+        for ply, action in enumerate(moves):
+            recorded = ply >= opening and len(state.legal_actions()) > 1
+            if recorded:  # this position is the next example, in order
+                observation, mask = encode(game, [state])
+                assert np.array_equal(games.observations[row], observation[0])
+                assert np.array_equal(games.masks[row], mask[0])
+                policy = games.policies[row]
+                assert policy.sum() == pytest.approx(1.0, abs=1e-5)
+                assert np.all(policy[~mask[0]] == 0)
+                mover = state.current_player
+                expected = 0.0 if winner is None else (1.0 if winner == mover else -1.0)
+                assert games.values[row] == expected
+                row += 1
+            state = state.apply(action)
+        assert state.is_terminal() and state.winner == winner  # the rules agree on the result
+    assert row == games.positions
+
+
+def test_same_seed_same_games_and_the_seed_matters():
+    first = _play("connect_four", {}, True, seed=3)[1]
+    again = _play("connect_four", {}, True, seed=3)[1]
+    other = _play("connect_four", {}, True, seed=4)[1]
+    assert first.moves == again.moves
+    assert first.moves != other.moves
+    assert len({tuple(m) for m in first.moves}) > 1  # the Gumbel noise varies the games
+
+
+def test_bad_config_is_refused():
+    with pytest.raises(ValueError, match="opening_plies must be an int >= 0"):
+        SelfPlayConfig(opening_plies=-1)
+    with pytest.raises(ValueError, match="simulations must be an int >= 1"):
+        SelfPlayConfig(simulations=0)
