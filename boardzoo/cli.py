@@ -269,7 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("--eval-games", int, "games against each panel agent after an iteration (0: none)"),
     ):
         default = getattr(_train_defaults(), flag[2:].replace("-", "_"))
-        train.add_argument(flag, type=kind, default=None, help=f"{text} (default: {default})")
+        choices = ["gumbel", "puct"] if flag == "--search" else None
+        train.add_argument(
+            flag, type=kind, default=None, choices=choices, help=f"{text} (default: {default})"
+        )
     train.add_argument(
         "--panel",
         nargs="+",
