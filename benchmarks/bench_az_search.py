@@ -36,6 +36,7 @@ from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.az.evaluator import encode
 from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
 from boardzoo.az.search import BatchedSearch, PUCTConfig
+from boardzoo.bench import median_time
 from boardzoo.games import BoardState, Game, make_game
 
 GAMES: dict[str, Callable[[], Game]] = {
@@ -60,15 +61,6 @@ def openings(game: Game, count: int, seed: int) -> list[BoardState]:
         if not state.is_terminal():
             found.append(state)
     return found
-
-
-def median_seconds(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def python_loop_rate(
@@ -124,7 +116,7 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
         search.search(roots, evaluator, simulations=4, add_noise=True)  # compile / load
         walls, nets, alone = [], [], []
         for _ in range(args.repeats):  # interleaved, so a busy machine slows both alike
-            alone.append(median_seconds(lambda: evaluator(obs, masks), 3))
+            alone.append(median_time(lambda: evaluator(obs, masks), 3))
             result = search.search(roots, evaluator, simulations=args.simulations, add_noise=True)
             walls.append(result.seconds)
             nets.append(search.network_seconds)

@@ -11,17 +11,16 @@ Stable-Baselines3's. Both files are written atomically (a temporary file, then `
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import json
 import os
-import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from boardzoo.az._files import atomic_write, atomic_write_text
 from boardzoo.az.network import AZNet, NetConfig, pick_device
 from boardzoo.games.spec import Game
 
@@ -50,30 +49,9 @@ def config_path(path: str | os.PathLike[str]) -> Path:
     return Path(path).with_suffix(".json")
 
 
-def _atomic_write(path: Path, write: Callable[[Any], None], mode: str) -> None:
-    """Write ``path`` through a temporary file in the same folder, then ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, mode) as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 def atomic_torch_save(obj: object, path: str | os.PathLike[str]) -> None:
     """``torch.save(obj, path)`` atomically (temporary file and ``os.replace``)."""
-    _atomic_write(Path(path), lambda file: torch.save(obj, file), "wb")
-
-
-def atomic_write_text(text: str, path: str | os.PathLike[str]) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically."""
-    _atomic_write(Path(path), lambda file: file.write(text), "w")
+    atomic_write(path, lambda file: torch.save(obj, file), "wb")
 
 
 def _version() -> str:

@@ -11,15 +11,16 @@ never interrupted.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import numpy as np
+
+from boardzoo.az._files import atomic_write
 
 __all__ = ["Batch", "ReplayBuffer"]
 
@@ -189,26 +190,14 @@ class ReplayBuffer:
             "added": self.added,
             "rng": self._rng.bit_generator.state,
         }
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
-        )
-        try:
-            with os.fdopen(handle, "wb") as file:
-                np.savez(
-                    file,
-                    meta=np.array(json.dumps(meta)),
-                    obs=self._obs[: self._size],
-                    policy=self._policy[: self._size],
-                    value=self._value[: self._size],
-                    mask=self._mask[: self._size],
-                )
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        arrays: dict[str, Any] = {
+            "meta": np.array(json.dumps(meta)),
+            "obs": self._obs[: self._size],
+            "policy": self._policy[: self._size],
+            "value": self._value[: self._size],
+            "mask": self._mask[: self._size],
+        }
+        atomic_write(path, lambda file: np.savez(file, **arrays), "wb")
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> ReplayBuffer:
@@ -230,7 +219,7 @@ class ReplayBuffer:
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"][()]))
-                arrays = {name: data[name] for name in ("obs", "policy", "value", "mask")}
+                arrays: dict[str, Any] = {name: data[name] for name in ("obs", "policy", "value", "mask")}
         except (OSError, KeyError, ValueError) as error:
             reason = " ".join(str(error).split())[:160]
             raise ValueError(f"{path}: not a replay buffer file ({reason})") from None

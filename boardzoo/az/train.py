@@ -34,7 +34,6 @@ import csv
 import io
 import json
 import math
-import os
 import shutil
 import sys
 import time
@@ -44,6 +43,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+
+from boardzoo.az._files import atomic_write, atomic_write_text
 
 __all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "TrainSummary", "settings_from", "train"]
 
@@ -266,7 +267,11 @@ class TrainSummary:
 
 
 def _seed(*words: int) -> int:
-    return int(np.random.SeedSequence(list(words)).generate_state(1, np.uint32)[0])
+    """A seed from ``words`` (the arena's :func:`~boardzoo.arena.match.derive_seed`), below 2**62
+    as the search takes it."""
+    from boardzoo.arena.match import derive_seed
+
+    return derive_seed(*words) >> 1
 
 
 # --- the checkpoint -------------------------------------------------------------------------------
@@ -294,12 +299,6 @@ def _commit(out: Path, write: Callable[[Path], None]) -> None:
     new.rename(current)
     if old.exists():
         shutil.rmtree(old)
-
-
-def _write_text(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text)
-    os.replace(temporary, path)
 
 
 # --- evaluation -----------------------------------------------------------------------------------
@@ -333,7 +332,7 @@ def _write_metrics(out: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     writer = csv.DictWriter(buffer, fieldnames=columns)
     writer.writeheader()
     writer.writerows(rows)
-    _write_text(out / "metrics.csv", buffer.getvalue())
+    atomic_write_text(buffer.getvalue(), out / "metrics.csv")
     elo_columns = [c for c in columns if c.startswith("elo_vs_")]
     if not elo_columns:
         return
@@ -353,10 +352,8 @@ def _write_metrics(out: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     axes.set_title("AlphaZero against the panel")
     axes.legend(fontsize="small")
     figure.tight_layout()
-    temporary = out / "elo.tmp.png"
-    figure.savefig(temporary, dpi=100)
+    atomic_write(out / "elo.png", lambda file: figure.savefig(file, format="png", dpi=100), "wb")
     plt.close(figure)
-    os.replace(temporary, out / "elo.png")
 
 
 # --- the run --------------------------------------------------------------------------------------
@@ -429,7 +426,7 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
         buffer = ReplayBuffer.load(folder / "buffer.npz")
     else:
         out.mkdir(parents=True, exist_ok=True)
-        _write_text(saved_path, json.dumps(settings.to_json(), indent=2) + "\n")
+        atomic_write_text(json.dumps(settings.to_json(), indent=2) + "\n", saved_path)
 
     search_config = PUCTConfig(
         gumbel=settings.search == "gumbel",
@@ -513,7 +510,7 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
             def write(folder: Path) -> None:
                 save_learner(learner, folder / "learner.pt")
                 buffer.save(folder / "buffer.npz")
-                _write_text(folder / "state.json", json.dumps(state, indent=1) + "\n")
+                atomic_write_text(json.dumps(state, indent=1) + "\n", folder / "state.json")
 
             _commit(out, write)
             _write_metrics(out, state["metrics"])
