@@ -15,8 +15,8 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -219,7 +219,7 @@ class ReplayBuffer:
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"][()]))
-                arrays: dict[str, Any] = {name: data[name] for name in ("obs", "policy", "value", "mask")}
+                arrays = {name: data[name] for name in ("obs", "policy", "value", "mask")}
         except (OSError, KeyError, ValueError) as error:
             reason = " ".join(str(error).split())[:160]
             raise ValueError(f"{path}: not a replay buffer file ({reason})") from None
