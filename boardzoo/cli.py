@@ -96,6 +96,8 @@ def _add_size(parser: argparse.ArgumentParser) -> None:
     games = [spec.name for spec in all_games() if any(o.name == "board_size" for o in spec.options)]
     parser.add_argument(
         "--size",
+        "--board-size",
+        dest="size",
         type=int,
         default=None,
         choices=_board_sizes(),
@@ -259,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("--simulations", int, "simulations per self-play move"),
         ("--games-per-iteration", int, "self-play games per iteration"),
         ("--parallel-games", int, "self-play games searched together (the network's batch)"),
-        ("--opening-plies", int, "random plies that start each self-play game (not recorded)"),
+        ("--opening-plies", int, "the most random plies that start a self-play game (each draws 0..N; not recorded)"),
         ("--channels", int, "filters of the network's residual tower"),
         ("--blocks", int, "residual blocks of the network"),
         ("--batch-size", int, "positions per learner step"),

@@ -26,11 +26,16 @@ def test_examples_agree_with_the_replayed_games(name, options, gumbel, opening):
     game, games = _play(name, options, gumbel, opening=opening)
     assert len(games.winners) == len(games.moves) == 6
     row = 0
-    for moves, winner, length in zip(games.moves, games.winners, games.lengths, strict=True):
+    assert all(0 <= random_plies <= opening for random_plies in games.openings)
+    if opening:
+        assert len(set(games.openings)) > 1  # each game draws its own number
+    for moves, winner, length, random_plies in zip(
+        games.moves, games.winners, games.lengths, games.openings, strict=True
+    ):
         state = game.initial_state()
         assert length == len(moves)
         for ply, action in enumerate(moves):
-            recorded = ply >= opening and len(state.legal_actions()) > 1
+            recorded = ply >= random_plies and len(state.legal_actions()) > 1
             if recorded:  # this position is the next example, in order
                 observation, mask = encode(game, [state])
                 assert np.array_equal(games.observations[row], observation[0])

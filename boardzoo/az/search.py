@@ -761,7 +761,13 @@ class BatchedSearch:
         num_actions = self.game.num_actions
         if rows:
             start = time.perf_counter()
-            logits, values = evaluator(self._observations[:rows], self._masks[:rows])
+            if getattr(evaluator, "needs_states", False):
+                states = self._leaf_states(forest, found)
+                logits, values = evaluator(
+                    self._observations[:rows], self._masks[:rows], states=states
+                )
+            else:
+                logits, values = evaluator(self._observations[:rows], self._masks[:rows])
             self.network_seconds += time.perf_counter() - start
             logits = np.ascontiguousarray(logits, dtype=np.float32)
             values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
@@ -777,6 +783,19 @@ class BatchedSearch:
             forest, found, self._leaf_tree, self._leaf_node, self._leaf_row, logits, values,
             self.game.params,
         )  # fmt: skip
+
+    def _leaf_states(self, forest: Forest, found: int) -> list[BoardState]:
+        """The positions of this step's rows, for evaluators that ask for them."""
+        make = self.game.state_from_bitboards
+        states = []
+        for j in range(found):
+            if self._leaf_row[j] >= 0:
+                tree, node = self._leaf_tree[j], self._leaf_node[j]
+                states.append(
+                    make(int(forest.s0[tree, node]), int(forest.s1[tree, node]),
+                         int(forest.player[tree, node]))
+                )  # fmt: skip
+        return states
 
     def _generators(self, n: int, seeds: Sequence[int] | None) -> list[np.random.Generator] | None:
         if seeds is None:

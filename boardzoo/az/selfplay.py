@@ -34,8 +34,9 @@ class SelfPlayConfig:
         temperature_plies: for PUCT, plies (from the start) whose move is drawn in proportion to
             the visit counts; later moves take the most visited. Gumbel AlphaZero always plays
             the search's own choice (its Gumbel noise already varies the games).
-        opening_plies: uniformly random plies (seeded) that start each game, neither searched
-            nor recorded: they spread the games over more positions.
+        opening_plies: the most uniformly random plies (seeded) that start a game, neither
+            searched nor recorded: each game draws how many, from 0 to this, so the games
+            spread over more positions and the start position is still played.
         add_noise: noise at the root: Dirichlet noise on the priors (PUCT), the Gumbel noise
             of Gumbel-top-k sampling (Gumbel AlphaZero; without it every game is the same).
     """
@@ -64,6 +65,7 @@ class SelfPlayGames:
         winners: per game, the winning player (0 or 1) or ``None`` for a draw.
         moves: per game, its actions from the start position, forced ones included.
         lengths: per game, the number of plies.
+        openings: per game, the random plies it started with.
         simulations: simulations run in all.
     """
 
@@ -74,6 +76,7 @@ class SelfPlayGames:
     winners: list[int | None] = field(default_factory=list)
     moves: list[list[int]] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
+    openings: list[int] = field(default_factory=list)
     simulations: int = 0
 
     @property
@@ -92,6 +95,7 @@ class _Game:
     policies: list[np.ndarray] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
+    opening: int = 0
 
     def play(self, action: int) -> None:
         self.moves.append(action)
@@ -148,11 +152,12 @@ def play_games(
         state = game.initial_state() if not starts else starts[begun % len(starts)]
         begun += 1
         item = _Game(state)
-        for _ in range(config.opening_plies):
+        for _ in range(int(rng.integers(config.opening_plies + 1))):
             if item.state.is_terminal():
                 break
             legal = item.state.legal_actions()
             item.play(int(legal[int(rng.integers(len(legal)))]))
+        item.opening = item.plies
         return item
 
     active = [start() for _ in range(min(count, search.batch_size))]
@@ -217,5 +222,6 @@ def _collect(game: Game, finished: list[_Game], simulations: int) -> SelfPlayGam
         winners=winners,
         moves=[item.moves for item in finished],
         lengths=[item.plies for item in finished],
+        openings=[item.opening for item in finished],
         simulations=simulations,
     )

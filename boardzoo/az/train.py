@@ -139,7 +139,8 @@ class TrainSettings:
         parallel_games: self-play games searched together (the network's batch).
         games_per_iteration: self-play games per iteration.
         temperature_plies: PUCT: opening plies whose move is drawn from the visit counts.
-        opening_plies: uniformly random plies that start each self-play game (not recorded).
+        opening_plies: the most random plies that start a self-play game (each game draws
+            0 to this many; not recorded).
         dirichlet_alpha: PUCT: root noise concentration (``None``: none).
         buffer_size: positions the replay buffer keeps.
         batch_size: positions per learner step.

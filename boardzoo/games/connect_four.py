@@ -53,6 +53,7 @@ def _build() -> Game:
         params=np.array([BOARD, BOTTOM, TOP], dtype=np.uint64),
         initial_state=ConnectFourState.initial,
         square_action=lambda row, col: col,
+        state_from_bitboards=lambda red, yellow, player: ConnectFourState(red, yellow),
     )
 
 

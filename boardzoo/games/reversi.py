@@ -50,6 +50,7 @@ def _build(board_size: int) -> Game:
         params=kernels.make_params(size),
         initial_state=lambda: ReversiState.initial(size),
         square_action=lambda row, col: row * size + col,
+        state_from_bitboards=lambda black, white, player: ReversiState(size, black, white, player),
     )
 
 

@@ -221,6 +221,8 @@ class Game:
         params: the ``uint64`` parameters of the compiled kernels.
         initial_state: makes the start position.
         square_action: the action that a click on ``(row, col)`` means, or ``None``.
+        state_from_bitboards: the position with bitboards ``(s0, s1)`` (the kernels' layout, as
+            :meth:`BoardState.bitboards` gives them) and ``player`` to move.
     """
 
     spec: GameSpec
@@ -233,6 +235,7 @@ class Game:
     params: np.ndarray
     initial_state: Callable[[], BoardState]
     square_action: Callable[[int, int], int | None]
+    state_from_bitboards: Callable[[int, int, int], BoardState]
 
     @property
     def name(self) -> str:

@@ -41,6 +41,7 @@ def _build() -> Game:
         params=np.array([FULL_BOARD], dtype=np.uint64),
         initial_state=TicTacToeState.initial,
         square_action=lambda row, col: row * _SIZE + col,
+        state_from_bitboards=lambda x, o, player: TicTacToeState(x, o),
     )
 
 
