@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import os
 import re
 import sys
@@ -261,7 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
         ("--simulations", int, "simulations per self-play move"),
         ("--games-per-iteration", int, "self-play games per iteration"),
         ("--parallel-games", int, "self-play games searched together (the network's batch)"),
-        ("--opening-plies", int, "the most random plies that start a self-play game (each draws 0..N; not recorded)"),
+        (
+            "--opening-plies",
+            int,
+            "the most random plies that start a self-play game (each draws 0..N; not recorded)",
+        ),
         ("--channels", int, "filters of the network's residual tower"),
         ("--blocks", int, "residual blocks of the network"),
         ("--batch-size", int, "positions per learner step"),
@@ -269,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("--lr", float, "learning rate"),
         ("--buffer-size", int, "positions the replay buffer keeps"),
         ("--eval-games", int, "games against each panel agent after an iteration (0: none)"),
+        ("--eval-every", int, "evaluate after every N-th iteration"),
     ):
         default = getattr(_train_defaults(), flag[2:].replace("-", "_"))
         choices = ["gumbel", "puct"] if flag == "--search" else None
@@ -560,9 +566,17 @@ def cmd_train(args: argparse.Namespace) -> int:
         "channels": args.channels, "blocks": args.blocks, "batch_size": args.batch_size,
         "steps_per_iteration": args.steps_per_iteration, "lr": args.lr,
         "buffer_size": args.buffer_size, "eval_games": args.eval_games,
+        "eval_every": args.eval_every,
         "panel": tuple(args.panel) if args.panel else None, "progress": not args.no_progress,
     }  # fmt: skip
-    settings = settings_from(QUICK if args.quick else {}, **given)
+    defaults = dict(QUICK) if args.quick else {}
+    if args.resume:
+        # Settings not given again come from the run itself, so `--resume` alone continues it.
+        saved = _saved_train_settings(Path(out))
+        defaults.update(saved)
+        if args.size is None and "options" in saved:
+            given["options"] = saved["options"]
+    settings = settings_from(defaults, **given)
     from boardzoo.az.train import train
 
     print(f"boardzoo train: the run goes to {out}/", file=sys.stderr)
@@ -572,6 +586,21 @@ def cmd_train(args: argparse.Namespace) -> int:
         f"{summary.positions} positions, {summary.seconds / 60:.1f} min; model: {out}/model.pt"
     )
     return 0
+
+
+def _saved_train_settings(out: Path) -> dict[str, Any]:
+    """The settings a run in ``out`` was started with (empty if it has none readable)."""
+    try:
+        saved = json.loads((out / "settings.json").read_text())
+    except (OSError, ValueError):
+        return {}  # train() says what is missing
+    if not isinstance(saved, dict):
+        return {}
+    for key in ("out", "resume", "minutes", "iterations", "progress", "device"):
+        saved.pop(key, None)
+    if isinstance(saved.get("panel"), list):
+        saved["panel"] = tuple(saved["panel"])
+    return saved
 
 
 def cmd_agents(args: argparse.Namespace) -> int:

@@ -266,3 +266,21 @@ def test_tensorboard_gets_every_figure_when_installed(tmp_path, monkeypatch):
         assert numbers == {key for key, _, step in logged if step == row["iteration"]}
     assert {"games", "score_vs_random", "loss"} <= {key for key, _, _ in logged}
     assert logged[-1][0] == "closed"
+
+
+def test_resume_alone_continues_a_run_with_its_own_settings(tmp_path):
+    from boardzoo.cli import main
+
+    out = str(tmp_path / "r4")
+    first = ["train", "reversi", "--size", "4", "--quick", "--iterations", "1", "--channels", "4"]
+    assert main([*first, "--out", out, "--no-progress", "--device", "cpu"]) == 0
+    # No --size, --quick or --channels: the run's own settings, not the defaults (8x8, 64).
+    assert main(["train", "reversi", "--out", out, "--resume", "--iterations", "2",
+                 "--no-progress", "--device", "cpu"]) == 0  # fmt: skip
+    state = json.loads((tmp_path / "r4" / "checkpoint" / "state.json").read_text())
+    saved = json.loads((tmp_path / "r4" / "settings.json").read_text())
+    assert state["iteration"] == 2
+    assert saved["options"] == {"board_size": 4} and saved["channels"] == 4
+    # A setting given again must still match the run.
+    assert main(["train", "reversi", "--out", out, "--resume", "--iterations", "3",
+                 "--channels", "8", "--no-progress"]) == 2  # fmt: skip
