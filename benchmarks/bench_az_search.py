@@ -2,24 +2,30 @@
 
     python benchmarks/bench_az_search.py                      # every game, CPU, 1 torch thread
     python benchmarks/bench_az_search.py --games reversi8 --batch 256 --simulations 32
+    python benchmarks/bench_az_search.py --games reversi8 --leaves 8 64 256 --threads 2
     python benchmarks/bench_az_search.py --device cuda         # where a GPU is present
     python benchmarks/bench_az_search.py --quick              # a smoke run
 
 For each game, with one freshly initialised residual network (``AZNet``; its size, not its
-training, sets the cost), in one run (medians of ``--repeats``):
+training, sets the cost), in one run (medians of ``--repeats``, interleaved so that a busy
+machine slows every contender alike):
 
 (a) the network's own forward throughput at the batch size the search uses (``--batch``
-    positions from random openings, through the ``TorchEvaluator``), positions per second;
+    positions from random openings) through the ``TorchEvaluator``, positions per second: the
+    module itself in eval mode (``fuse=False``, as before the fused inference copy) and the
+    default fused copy (batch norm folded into the convolutions, channels-last);
 (b) the batched search's simulations per second with the same network (``--batch`` trees,
     ``--simulations`` each), for PUCT and for Gumbel AlphaZero;
 (c) the search's overhead: its wall time beyond the time spent inside the network (measured
     around the evaluator calls), as a fraction of the network time; and against (a): the wall
     time beyond what (a)'s throughput needs for the same number of evaluations;
-(d) single-game play: the existing Python PUCT loop (``MCTSAgent`` with ``prior_fn`` /
-    ``value_fn`` calling the same network one position at a time; the speed-up is against one
-    shared call per position, and the rate with separate prior and value calls is shown) next
-    to the batched search of one tree with ``--leaves`` leaves per network call (virtual loss),
-    both for ``--play-seconds``; the speed-up (the network's batch throughput bounds it).
+(d) single-game play for ``--play-seconds``: the Python PUCT loop that ``MCTSAgent(prior_fn=...,
+    value_fn=...)`` ran before the batched search replaced it (``_python_puct_loop.py``, a copy
+    of it) calling the network one position at a time, with the network called as before
+    (``fuse=False``) and through the fused evaluator (one shared call a position; the rate with
+    separate prior and value calls is shown too), next to the batched search of one tree with
+    ``--leaves`` leaves per network call (virtual loss) and the fused evaluator; the speed-ups
+    against both loops (the network's batch throughput bounds them).
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ from collections.abc import Callable
 
 import numpy as np
 import torch
+from _python_puct_loop import PythonPUCTLoop
 
-from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.az.evaluator import encode
 from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
 from boardzoo.az.search import BatchedSearch, PUCTConfig
@@ -66,10 +72,10 @@ def openings(game: Game, count: int, seed: int) -> list[BoardState]:
 def python_loop_rate(
     game: Game, evaluator: TorchEvaluator, state: BoardState, seconds: float, shared: bool = True
 ) -> float:
-    """Simulations per second of MCTSAgent's Python PUCT loop with the network as callbacks.
+    """Simulations per second of the Python PUCT loop with the network as its callbacks.
 
     ``shared``: ``prior_fn`` and ``value_fn`` share one network call a position (else each makes
-    its own, as ``SB3PUCTAgent`` does).
+    its own, as ``SB3PUCTAgent`` did).
     """
     cache: dict[str, tuple[BoardState | None, np.ndarray, float]] = {"last": (None, np.zeros(0), 0)}
 
@@ -85,17 +91,14 @@ def python_loop_rate(
             cache["last"] = (s, priors, value)
         return priors, value
 
-    agent = MCTSAgent(
-        time_limit=seconds,
-        c=1.25,
-        c_base=19652.0,
+    loop = PythonPUCTLoop(
         prior_fn=lambda s: evaluate(s)[0],  # type: ignore[arg-type]
         value_fn=lambda s: evaluate(s)[1],  # type: ignore[arg-type]
-        seed=0,
+        c=1.25,
+        c_base=19652.0,
     )
-    agent.prepare(game)
-    info = agent.search(state)
-    return info.simulations / info.seconds
+    done, taken = loop.search(state, seconds)
+    return done / taken
 
 
 def bench_game(name: str, args: argparse.Namespace) -> None:
@@ -107,16 +110,19 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
         )
     )
     evaluator = TorchEvaluator(net, device=args.device)
+    plain = TorchEvaluator(net, device=args.device, fuse=False)
     roots = openings(game, args.batch, seed=1)
     obs, masks = encode(game, roots)
     evaluator(obs, masks)  # warm-up
+    plain(obs, masks)
     print(f"\n{game.label}: AZNet {args.blocks} blocks x {args.channels} channels on {args.device}")
     for label, config in (("PUCT", PUCTConfig()), ("Gumbel", PUCTConfig(gumbel=True))):
         search = BatchedSearch(game, args.batch, config, seed=0)
         search.search(roots, evaluator, simulations=4, add_noise=True)  # compile / load
-        walls, nets, alone = [], [], []
+        walls, nets, alone, alone_plain = [], [], [], []
         for _ in range(args.repeats):  # interleaved, so a busy machine slows both alike
             alone.append(median_time(lambda: evaluator(obs, masks), 3))
+            alone_plain.append(median_time(lambda: plain(obs, masks), 3))
             result = search.search(roots, evaluator, simulations=args.simulations, add_noise=True)
             walls.append(result.seconds)
             nets.append(search.network_seconds)
@@ -125,7 +131,10 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
         evaluations = args.batch * (args.simulations + 1)
         rate = args.batch * args.simulations / wall
         if label == "PUCT":
-            print(f"  (a) network forward, batch {args.batch}: {throughput:,.0f} positions/s")
+            print(
+                f"  (a) network forward, batch {args.batch}: {throughput:,.0f} positions/s fused "
+                f"({args.batch / statistics.median(alone_plain):,.0f} as a plain module call)"
+            )
         print(
             f"  (b) {label:6s} search, {args.batch} trees x {args.simulations} simulations: "
             f"{rate:,.0f} simulations/s"
@@ -139,30 +148,28 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
     plays = {n: BatchedSearch(game, 1, PUCTConfig(leaves_per_tree=n), seed=0) for n in args.leaves}
     for n, play in plays.items():
         play.search([state], evaluator, simulations=n * 2)  # compile / load
-    python_rates: list[float] = []
-    two_call_rates: list[float] = []
+    loops: dict[str, list[float]] = {"plain": [], "fused": [], "two calls": []}
     rates: dict[int, list[float]] = {n: [] for n in plays}
     for _ in range(args.repeats):  # interleaved
-        python_rates.append(python_loop_rate(game, evaluator, state, args.play_seconds))
-        two_call_rates.append(
-            python_loop_rate(game, evaluator, state, args.play_seconds, shared=False)
-        )
+        seconds = args.play_seconds
+        loops["plain"].append(python_loop_rate(game, plain, state, seconds))
+        loops["fused"].append(python_loop_rate(game, evaluator, state, seconds))
+        loops["two calls"].append(python_loop_rate(game, evaluator, state, seconds, shared=False))
         for n, play in plays.items():
-            result = play.search(
-                [state], evaluator, deadline=time.perf_counter() + args.play_seconds
-            )
+            result = play.search([state], evaluator, deadline=time.perf_counter() + seconds)
             rates[n].append(result.simulations / result.seconds)
-    python_rate = statistics.median(python_rates)
+    loop = {key: statistics.median(values) for key, values in loops.items()}
     print(
-        f"  (d) one game, {args.play_seconds} s: Python PUCT loop {python_rate:,.0f} "
-        f"simulations/s (one network call a position; "
-        f"{statistics.median(two_call_rates):,.0f} with separate prior and value calls)"
+        f"  (d) one game, {args.play_seconds} s: Python PUCT loop {loop['plain']:,.0f} "
+        f"simulations/s with the network called as before (fuse=False), {loop['fused']:,.0f} "
+        f"with the fused evaluator ({loop['two calls']:,.0f} with separate prior and value calls)"
     )
     for n in plays:
         rate = statistics.median(rates[n])
         print(
             f"  (d) one game, batched search with {n:3d} leaves a network call (virtual loss): "
-            f"{rate:,.0f} simulations/s, {rate / python_rate:.1f}x the Python loop"
+            f"{rate:,.0f} simulations/s, {rate / loop['plain']:.1f}x the loop as before, "
+            f"{rate / loop['fused']:.1f}x the loop with the fused evaluator"
         )
 
 
@@ -174,7 +181,11 @@ def main() -> None:
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=2)
     parser.add_argument(
-        "--leaves", type=int, nargs="+", default=[16, 64], help="leaves a call in one-game play"
+        "--leaves",
+        type=int,
+        nargs="+",
+        default=[8, 64, 256],
+        help="leaves a network call in one-game play (8: AlphaZeroAgent's default)",
     )
     parser.add_argument("--play-seconds", type=float, default=2.0)
     parser.add_argument("--device", default="cpu")

@@ -11,8 +11,10 @@ one core, the default MLP policy (the network's size, not its training, sets the
 freshly trained tiny model measures the same):
 - one prior: ``SB3Agent.prior`` (features and actor head called directly) next to SB3's own
   route (``obs_to_tensor`` + ``get_distribution``), in microseconds;
-- PUCT simulations per second with that prior (leaves scored by random rollouts; the loop runs
-  in Python around the compiled tree), next to compiled UCT in the same run.
+- PUCT simulations per second with that prior (``MCTSAgent(prior_fn=...)``: the batched
+  compiled search, one ``prior`` call a leaf, leaves scored by compiled random playouts), next
+  to compiled UCT in the same run. ``puct:path=...`` evaluates a batch of leaves in one policy
+  call instead (see ``benchmarks/bench_az_search.py`` for the batched figures).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ compiled during the first game. (Without it the agents compile what they need in
 :meth:`~boardzoo.agents.Agent.prepare`, before any clock runs, with a notice on stderr.)
 
 For each catalog game this compiles the game's rules, then each agent's compiled code for that
-game: the greedy player's kernels, the alpha-beta search, and the MCTS search (its compiled loop
-and the tree operations of the Python loop used with prior or value functions). No option value
+game: the greedy player's kernels, the alpha-beta search, and the MCTS search (UCT's compiled loop,
+and the batched PUCT search and playouts used with prior or value functions). No option value
 of a game or an agent changes the compiled code, so one pass per game covers every option. The
 first game is compiled in this process (it also compiles the code all games share); the others
 in parallel processes, one per game, as many at a time as there are CPU cores.
@@ -70,7 +70,7 @@ def _prepare(name: str, part: str) -> None:
     elif part == "mcts":
         MCTSAgent(simulations=1, seed=0).prepare(game)  # the compiled loop
         uniform = MCTSAgent(simulations=1, prior_fn=lambda s: np.ones(s.num_actions), seed=0)
-        uniform.prepare(game)  # the Python loop (prior and value functions)
+        uniform.prepare(game)  # the batched PUCT search (prior and value functions)
 
 
 def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:

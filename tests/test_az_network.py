@@ -160,6 +160,86 @@ def test_evaluator_refuses_bad_shapes() -> None:
         TorchEvaluator(torch.nn.Linear(2, 2))  # type: ignore[arg-type]
 
 
+def eval_outputs(net: AZNet, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The module itself in eval mode (its mode restored): the reference for the evaluator."""
+    was_training = net.training
+    net.eval()
+    with torch.no_grad():
+        logits, values = net(torch.from_numpy(obs))
+    net.train(was_training)
+    return logits.numpy(), values.numpy()
+
+
+def scramble_batch_norms(net: AZNet, seed: int) -> None:
+    """Give every batch norm statistics and an affine map far from the identity."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                size = module.num_features
+                assert module.running_mean is not None and module.running_var is not None
+                module.running_mean.copy_(torch.rand(size, generator=generator) - 0.5)
+                module.running_var.copy_(0.5 + torch.rand(size, generator=generator))
+                module.weight.copy_(0.5 + torch.rand(size, generator=generator))
+                module.bias.copy_(torch.rand(size, generator=generator) - 0.5)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.label)
+@pytest.mark.parametrize("fuse", [True, False])
+def test_evaluator_equals_the_module_in_eval_mode(game: Game, fuse: bool) -> None:
+    torch.manual_seed(1)
+    net = AZNet(NetConfig.for_game(game, channels=8, blocks=2, value_hidden=8))
+    scramble_batch_norms(net, seed=2)
+    obs, masks = positions(game, 9, seed=4)
+    logits, values = TorchEvaluator(net, fuse=fuse)(obs, masks)
+    expected_logits, expected_values = eval_outputs(net, obs)
+    np.testing.assert_allclose(logits, expected_logits, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(values, expected_values, rtol=1e-5, atol=1e-5)
+    assert logits.flags.c_contiguous and logits.dtype == np.float32
+
+
+def test_the_fused_copy_follows_changes_to_the_network() -> None:
+    game = make_game("connect_four")
+    net = small_net(game, seed=5)
+    evaluator = TorchEvaluator(net)
+    obs, masks = positions(game, 6, seed=1)
+    before = evaluator(obs, masks)
+    # An optimizer step in train mode (which also moves the batch norms' running statistics).
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.5)
+    net.train()
+    logits, values = net(torch.from_numpy(obs))
+    (logits.square().mean() + values.sum()).backward()
+    optimizer.step()
+    after = evaluator(obs, masks)
+    assert not np.allclose(after[0], before[0])
+    for got, expected in zip(after, eval_outputs(net, obs), strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    # Weights loaded from another network.
+    other = small_net(game, seed=6)
+    scramble_batch_norms(other, seed=7)
+    net.load_state_dict(other.state_dict())
+    for got, expected in zip(evaluator(obs, masks), eval_outputs(other, obs), strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_a_subclass_runs_its_own_forward() -> None:
+    class Shifted(AZNet):
+        def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            logits, values = super().forward(obs)
+            return logits + 1.0, values * 0.5
+
+    game = make_game("tictactoe")
+    torch.manual_seed(0)
+    net = Shifted(NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
+    obs, masks = positions(game, 4, seed=0)
+    logits, values = TorchEvaluator(net)(obs, masks)
+    expected_logits, expected_values = eval_outputs(net, obs)
+    np.testing.assert_allclose(logits, expected_logits, rtol=1e-6)
+    np.testing.assert_allclose(values, expected_values, rtol=1e-6)
+    with pytest.raises(ValueError, match="fuse must be True or False"):
+        TorchEvaluator(net, fuse=1)  # type: ignore[arg-type]
+
+
 def test_pick_device() -> None:
     threads = torch.get_num_threads()
     try:

@@ -1,17 +1,18 @@
-"""The batched AlphaZero search against the Python PUCT loop, an exact oracle and its own rules."""
+"""The batched AlphaZero search against a plain Python PUCT reference, an exact oracle and its
+own rules."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
+from reference_puct import puct_search
 
-from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.az.evaluator import OracleEvaluator, UniformEvaluator, cell_squares, encode
 from boardzoo.az.search import BatchedSearch, PUCTConfig, considered_visits
-from boardzoo.games import BoardState, Game, GameState, make_game
+from boardzoo.games import BoardState, Game, make_game
 
 torch.set_num_threads(1)
 
@@ -70,12 +71,12 @@ def random_positions(
     return found + passes[:1]
 
 
-def python_puct_visits(game: Game, evaluator: HashEvaluator, state: BoardState, sims: int,
-                       c_base: float | None) -> np.ndarray:  # fmt: skip
-    """Root visits of the existing Python PUCT loop with the evaluator as prior_fn / value_fn."""
+def reference_puct_visits(game: Game, evaluator: HashEvaluator, state: BoardState, sims: int,
+                          c_base: float) -> np.ndarray:  # fmt: skip
+    """Root visits of the plain Python PUCT reference with the evaluator as prior and value."""
 
-    def prior_fn(s: GameState) -> np.ndarray:
-        obs, mask = encode(game, [cast(BoardState, s)])
+    def prior_fn(s: BoardState) -> np.ndarray:
+        obs, mask = encode(game, [s])
         logits, _ = evaluator(obs, mask)
         legal = mask[0]
         logit = logits[0].astype(np.float64)
@@ -84,23 +85,17 @@ def python_puct_visits(game: Game, evaluator: HashEvaluator, state: BoardState, 
         probabilities[legal] = np.exp(logit[legal] - top)
         return probabilities / probabilities.sum()
 
-    def value_fn(s: GameState) -> float:
-        obs, mask = encode(game, [cast(BoardState, s)])
+    def value_fn(s: BoardState) -> float:
+        obs, mask = encode(game, [s])
         return float(evaluator(obs, mask)[1][0])
 
-    agent = MCTSAgent(
-        simulations=sims + 1, c=1.25, c_base=c_base, prior_fn=prior_fn, value_fn=value_fn, seed=0
-    )
-    info = agent.search(state)
-    visits = np.zeros(game.num_actions, dtype=np.int64)
-    for move in info.moves:
-        visits[move.action] = move.visits
-    return visits
+    result = puct_search(state, prior_fn, value_fn, simulations=sims, c_init=1.25, c_base=c_base)
+    return result.visits
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 @pytest.mark.parametrize("c_base", [19652.0, 0.0])
-def test_same_visits_as_the_python_puct_loop(name: str, c_base: float) -> None:
+def test_same_visits_as_the_python_puct_reference(name: str, c_base: float) -> None:
     game = GAMES[name]
     evaluator = HashEvaluator(game, seed=3)
     positions = random_positions(game, 4, seed=11, want_pass=name.startswith("reversi"))
@@ -110,7 +105,7 @@ def test_same_visits_as_the_python_puct_loop(name: str, c_base: float) -> None:
     search = BatchedSearch(game, len(positions), PUCTConfig(c_base=c_base), seed=0)
     result = search.search(positions, evaluator, simulations=sims)
     for i, state in enumerate(positions):
-        expected = python_puct_visits(game, evaluator, state, sims, c_base or None)
+        expected = reference_puct_visits(game, evaluator, state, sims, c_base)
         np.testing.assert_array_equal(result.visits[i], expected, err_msg=state.to_text())
         assert result.visits[i].sum() == sims
         assert expected[result.action[i]] == expected.max()  # the most visited move

@@ -284,3 +284,24 @@ def test_resume_alone_continues_a_run_with_its_own_settings(tmp_path):
     # A setting given again must still match the run.
     assert main(["train", "reversi", "--out", out, "--resume", "--iterations", "3",
                  "--channels", "8", "--no-progress"]) == 2  # fmt: skip
+
+
+def test_az_continues_its_tree_between_moves_until_reset(tiny_models):
+    game = make_game("connect_four")
+    agent = make_agent(f"az:model={tiny_models['connect_four']},simulations=64", seed=0)
+    fresh = make_agent(f"az:model={tiny_models['connect_four']},simulations=64,reuse_tree=false")
+    state = game.initial_state()
+    first = agent.act(state)
+    assert agent.last_search is not None and not agent.last_search.reused_tree
+    state = state.apply(first).apply(3)  # the agent's move and a reply: two plies down
+    agent.act(state)
+    info = agent.last_search
+    assert info is not None and info.reused_tree
+    inherited = sum(m.visits for m in info.moves) - 64
+    assert inherited > 0  # the reply's subtree came along: more visits than this search ran
+    fresh.act(state)
+    assert fresh.last_search is not None and not fresh.last_search.reused_tree
+    assert sum(m.visits for m in fresh.last_search.moves) == 64
+    agent.reset()  # a new game: nothing is carried over
+    agent.act(state)
+    assert agent.last_search is not None and not agent.last_search.reused_tree

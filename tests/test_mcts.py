@@ -490,7 +490,9 @@ def test_alphazero_schedule_and_dirichlet_noise():
     info = agent.search(state)
     assert state.is_legal(info.action)
     priors = [m.prior for m in info.moves]
-    assert math.isclose(sum(priors), 1.0, rel_tol=1e-5)  # the stored priors are noise-free
+    assert math.isclose(sum(priors), 1.0, rel_tol=1e-5)  # the noise keeps a distribution
+    assert len(set(priors)) > 1  # a uniform prior with noise mixed in
+    assert sum(m.visits for m in info.moves) == 200
 
 
 def test_prior_of_the_wrong_shape_is_a_clear_error():

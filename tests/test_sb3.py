@@ -90,6 +90,58 @@ def test_an_unmasked_ppo_model_is_masked_by_the_agent(tmp_path):
         state = state.apply(action)
 
 
+@pytest.mark.parametrize("algo", ["ppo", "dqn"])
+def test_the_batched_evaluation_matches_prior_and_value(tmp_path, algo):
+    """One forward call for a batch gives each position's prior and value, as one call each."""
+    from stable_baselines3 import DQN, PPO
+
+    from boardzoo.az.evaluator import encode
+
+    env = gym.make("boardzoo/Reversi-v0", board_size=4)
+    if algo == "ppo":
+        model = PPO("MlpPolicy", env, seed=0, n_steps=64, batch_size=32, verbose=0).learn(64)
+    else:
+        model = DQN("MlpPolicy", env, seed=0, learning_starts=10, verbose=0).learn(20)
+    model.save(tmp_path / "model.zip")
+    agent = SB3Agent(str(tmp_path / "model.zip"))
+    rng = np.random.default_rng(0)
+    states, state = [], ReversiState.initial(4)
+    while not state.is_terminal():
+        states.append(state)
+        state = state.apply(int(rng.choice(state.legal_actions())))
+    observations, masks = encode(make_game("reversi", board_size=4), states)
+    scores, values = agent.evaluate_batch(observations, value_head=algo == "ppo")
+    for i, position in enumerate(states):
+        legal = masks[i]
+        shares = np.where(legal, np.exp(scores[i] - scores[i][legal].max()), 0.0)
+        np.testing.assert_allclose(shares / shares.sum(), agent.prior(position), atol=1e-6)
+        if algo == "ppo":
+            assert values is not None and values[i] == pytest.approx(agent.value(position))
+    if algo == "dqn":
+        assert values is None
+        with pytest.raises(ValueError, match="DQN has no value head"):
+            agent.evaluate_batch(observations, value_head=True)
+
+
+def test_the_puct_spec_searches_with_an_untrained_model(tmp_path):
+    from stable_baselines3 import PPO
+
+    env = gym.make("boardzoo/Reversi-v0", board_size=4)
+    PPO("MlpPolicy", env, seed=0, n_steps=64, batch_size=32, verbose=0).learn(64).save(
+        tmp_path / "ppo.zip"
+    )
+    state = ReversiState.initial(4)
+    expected = SB3Agent(str(tmp_path / "ppo.zip")).prior(state)
+    for options in ("simulations=40", "simulations=40,value_head=true", "time_limit=0.05"):
+        agent = make_agent(f"puct:path={tmp_path / 'ppo.zip'},{options}", seed=0)
+        info = agent.search(state)
+        assert state.is_legal(info.action) and sum(m.visits for m in info.moves) >= 1
+        priors = {move.action: move.prior for move in info.moves}
+        assert priors == pytest.approx({a: expected[a] for a in state.legal_actions()})
+        if "simulations" in options:
+            assert info.simulations == 40 and sum(m.visits for m in info.moves) == 40
+
+
 @pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_the_trained_policy_plugs_into_puct(trained_model):
     _, path = trained_model

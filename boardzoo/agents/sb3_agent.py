@@ -8,7 +8,9 @@ Warning: a saved SB3 model is a zip of pickled Python objects, and loading it ru
 Only load model files you trust.
 
 :meth:`SB3Agent.prior` and :meth:`SB3Agent.value` plug a trained policy into MCTS's PUCT:
-``MCTSAgent(prior_fn=agent.prior, value_fn=agent.value)``.
+``MCTSAgent(prior_fn=agent.prior, value_fn=agent.value)`` (one network call per position);
+:meth:`SB3Agent.evaluate_batch` evaluates a whole batch in one call, which is how
+``SB3PUCTAgent`` (spec ``puct:``) uses the model (:class:`~boardzoo.az.evaluator.SB3Evaluator`).
 """
 
 from __future__ import annotations
@@ -178,6 +180,22 @@ class SB3Agent(Agent):
         board = board_state(state, "SB3Agent")
         return torch.as_tensor(board.planes(board.current_player)[None])
 
+    def _scores(self, observation: Any) -> Any:
+        """The policy's action scores of a batch: actor logits, or DQN's Q-values (a tensor)."""
+        policy = self.model.policy
+        if hasattr(self.model, "q_net"):  # DQN: a softmax of the Q-values
+            return self.model.q_net(observation)
+        features = policy.extract_features(observation, policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features))
+
+    def _values(self, observation: Any) -> Any:
+        """The value head's estimates of a batch, ``[B]`` (a tensor, not clipped)."""
+        policy = self.model.policy
+        if not hasattr(policy, "value_net"):
+            raise ValueError(f"{type(self.model).__name__} has no value head")
+        features = policy.extract_features(observation, policy.vf_features_extractor)
+        return policy.value_net(policy.mlp_extractor.forward_critic(features))[:, 0]
+
     def prior(self, state: GameState) -> np.ndarray:
         """The policy's probabilities over all actions, restricted to the legal ones.
 
@@ -189,14 +207,8 @@ class SB3Agent(Agent):
         import torch
 
         mask = state.legal_action_mask().astype(bool)
-        policy = self.model.policy
         with torch.no_grad():
-            observation = self._observation(state)
-            if hasattr(self.model, "q_net"):  # DQN: a softmax of the Q-values
-                scores = self.model.q_net(observation)[0]
-            else:  # actor-critic: the action logits
-                features = policy.extract_features(observation, policy.pi_features_extractor)
-                scores = policy.action_net(policy.mlp_extractor.forward_actor(features))[0]
+            scores = self._scores(self._observation(state))[0]
         scores = scores.cpu().numpy().astype(np.float64)
         scores = np.where(mask, np.exp(scores - scores[mask].max()), 0.0)
         return scores / scores.sum()
@@ -205,15 +217,45 @@ class SB3Agent(Agent):
         """The value head's estimate for the player to move, clipped to [-1, 1]."""
         import torch
 
-        policy = self.model.policy
-        if not hasattr(policy, "value_net"):
-            raise ValueError(f"{type(self.model).__name__} has no value head")
         with torch.no_grad():
-            features = policy.extract_features(
-                self._observation(state), policy.vf_features_extractor
-            )
-            value = float(policy.value_net(policy.mlp_extractor.forward_critic(features))[0, 0])
+            value = float(self._values(self._observation(state))[0])
         return max(-1.0, min(1.0, value))
+
+    def evaluate_batch(
+        self, observations: np.ndarray, value_head: bool = False
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The policy's scores (and values) of a batch of positions, in one forward call.
+
+        The batch is what the AlphaZero search hands its evaluator: the planes of the player
+        to move and of the opponent, channels first; the model sees them channels last, as
+        :meth:`prior` and the single-agent envs give them.
+
+        Args:
+            observations: ``[B, 2, rows, cols]`` (float or int), channel 0 the pieces of the
+                player to move.
+            value_head: also return the value head's estimates.
+
+        Returns:
+            ``(scores, values)``: float32 ``[B, num_actions]`` whose softmax over the legal
+            actions is :meth:`prior` (actor logits, or DQN's Q-values), and float32 ``[B]``
+            in ``[-1, 1]`` for the player to move, or ``None`` without ``value_head``.
+
+        Raises:
+            ValueError: ``observations`` of another shape than ``[B, 2, rows, cols]``, or
+                ``value_head`` with a model that has none.
+        """
+        import torch
+
+        batch = np.asarray(observations)
+        if batch.ndim != 4 or batch.shape[1] != 2:
+            raise ValueError(f"observations must be [B, 2, rows, cols], got shape {batch.shape}")
+        planes = torch.as_tensor(np.ascontiguousarray(np.moveaxis(batch, 1, 3)))
+        with torch.no_grad():
+            scores = self._scores(planes).cpu().numpy().astype(np.float32)
+            if not value_head:
+                return scores, None
+            values = self._values(planes).cpu().numpy().astype(np.float32)
+        return scores, np.clip(values, -1.0, 1.0)
 
     def __repr__(self) -> str:
         return f"SB3Agent(path={self.path!r}, deterministic={self.deterministic})"

@@ -2,21 +2,29 @@
 
 An :class:`~boardzoo.agents.MCTSAgent` whose PUCT prior is the policy's action probabilities
 (restricted to the legal moves) and, with ``value_head=True``, whose leaves are scored by the
-policy's value head instead of a rollout. Everything else (budgets, final-move rule, tree reuse,
-root noise) is MCTSAgent's, so ``puct:path=ppo.zip,simulations=200`` and
-``mcts:simulations=200`` differ only in how moves are chosen inside the tree.
+policy's value head instead of a rollout. The search is the batched AlphaZero search of
+:mod:`boardzoo.az`; the policy is evaluated once per batch of leaves
+(:class:`~boardzoo.az.evaluator.SB3Evaluator`: one leaf a step with a simulation budget, several
+with only a time limit). Everything else (budgets, final-move rule, root noise) is MCTSAgent's,
+so ``puct:path=ppo.zip,simulations=200`` and ``mcts:simulations=200`` differ only in how moves
+are chosen and scored inside the tree.
 
 Warning: loading the model runs pickled code; only load model files you trust.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from boardzoo.agents.base import Seed
 from boardzoo.agents.mcts.agent import MCTSAgent
 from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
 from boardzoo.games.spec import Game
+
+if TYPE_CHECKING:
+    from boardzoo.az.evaluator import Evaluator
+
+__all__ = ["SB3PUCTAgent"]
 
 
 class SB3PUCTAgent(MCTSAgent):
@@ -83,8 +91,14 @@ class SB3PUCTAgent(MCTSAgent):
             seed=seed,
         )
 
+    def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
+        """The policy, evaluated once per batch of leaves (value head or playouts)."""
+        from boardzoo.az.evaluator import SB3Evaluator
+
+        return SB3Evaluator(self.policy, self.value_head, self.rollout, seed)
+
     def prepare(self, game: Game) -> None:
-        """Load the model and the compiled tree operations before any clock runs.
+        """Load the model and the compiled search before any clock runs.
 
         Args:
             game: the catalog game (with its options) that will be searched.

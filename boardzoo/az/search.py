@@ -26,8 +26,8 @@ Root choice:
 * AlphaZero PUCT (Silver et al., 2018): ``Q + C(N) * P * sqrt(N) / (1 + n)`` with
   ``C(N) = c_init + log((1 + N + c_base) / c_base)`` (constant ``c_init`` when ``c_base`` is 0),
   unvisited children at ``Q = 0``, Dirichlet noise on the root priors, the most visited action
-  (or a sample with a temperature). The same formula, ties and scores as the existing Python
-  PUCT loop (``MCTSAgent(prior_fn=..., value_fn=...)``), so both give the same visit counts.
+  (or a sample with a temperature). The same formula, ties and scores as the plain Python
+  PUCT of the tests (``tests/reference_puct.py``), so both give the same visit counts.
 * Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, "Policy improvement by planning
   with Gumbel", ICLR 2022): Gumbel-top-k sampling of the root actions, sequential halving of
   the budget among them, the completed-Q transform ``sigma(q) = (c_visit + max_b N(b)) *
@@ -35,6 +35,14 @@ Root choice:
   unvisited ones completed by the mixed value), the improved policy
   ``softmax(logits + sigma(completed Q))`` as the policy target, and below the root the
   deterministic ``argmax(pi'(a) - N(a) / (1 + sum_b N(b)))``.
+
+Tree reuse (``search(..., reuse=True)``, or :meth:`BatchedSearch.advance` with the moves
+played): a tree is kept after its search, and the next search of the row continues from the
+node holding its new root (matched by bitboards and player to move within two moves of the old
+root, passes not counted), with that node's subtree moved in place to the start of the row by a
+compiled kernel so the rest of the row is free again. A reused root gets fresh Dirichlet noise on
+its own priors (noise is never left in a kept tree); Gumbel searches always start fresh, since
+sequential halving plans the whole budget of an empty root.
 
 ``simulations`` counts the simulations below the root: each tree's root is evaluated first, once,
 and then the root's children receive ``simulations`` visits in all (so an ``MCTSAgent`` with
@@ -75,6 +83,7 @@ _DEFAULT_MAX_NODES = 200_000
 _TIMED_NODES = 2**24  # all trees together, for searches with only a deadline
 _MAX_TIMED_NODES = 2**22
 _MIN_NODES = 1 + MAX_CHILDREN
+_REUSE_PLIES = 2  # how far below its last root a reused tree looks for its new root
 
 # Replaced by the game's kernel module in each compiled copy (see _compiled).
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
@@ -188,6 +197,9 @@ class SearchResult:
         seconds: wall time of the search.
         nodes: int64 ``[B]``: nodes each tree holds.
         network_seconds: the part of ``seconds`` spent inside the evaluator.
+        reused: bool ``[B]``: the tree continued a previous search (``search(reuse=True)``).
+        inherited: int64 ``[B]``: the visits of the root's actions it started with (0 when
+            fresh): ``visits.sum(axis=1) == inherited + simulations``.
     """
 
     visits: np.ndarray
@@ -200,6 +212,8 @@ class SearchResult:
     seconds: float
     nodes: np.ndarray
     network_seconds: float
+    reused: np.ndarray
+    inherited: np.ndarray
 
     @property
     def simulations_per_second(self) -> float:
@@ -297,7 +311,7 @@ def considered_visits(k: int, simulations: int) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _puct_child(forest, b, node, c_init, c_base, vl):
-    """The child maximising AlphaZero's PUCT, with the Python loop's arithmetic and ties."""
+    """The child maximising AlphaZero's PUCT, with the reference PUCT's arithmetic and ties."""
     first = forest.first_child[b, node]
     count = forest.num_children[b, node]
     parent_visits = max(forest.visits[b, node] + vl * forest.pending[b, node], 1.0)
@@ -439,6 +453,86 @@ def _backup(forest, b, leaf, score0):
         if parent == NO_NODE:
             break
         node = parent
+
+
+_FIND_STACK = 4096  # nodes a search for a new root may hold pending (2 plies: about 2 * 64)
+
+
+@njit(cache=True, nogil=True)
+def _find_node(forest, b, s0, s1, player, max_plies):
+    """The most visited expanded node of tree ``b`` holding the position ``(s0, s1, player)``
+    within ``max_plies`` moves of the root (a pass, which leaves the bitboards alone, is not
+    counted), or NO_NODE."""
+    stack = np.empty(_FIND_STACK, dtype=np.int64)
+    depth = np.empty(_FIND_STACK, dtype=np.int64)
+    stack[0] = 0
+    depth[0] = 0
+    top = 1
+    best = NO_NODE
+    best_visits = -1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        plies = depth[top]
+        first = forest.first_child[b, node]
+        if first == NO_NODE or forest.terminal[b, node]:
+            continue
+        same = forest.s0[b, node] == s0 and forest.s1[b, node] == s1
+        if same and forest.player[b, node] == player and forest.visits[b, node] > best_visits:
+            best = node
+            best_visits = forest.visits[b, node]
+        for child in range(first, first + forest.num_children[b, node]):
+            same = forest.s0[b, child] == forest.s0[b, node]
+            same = same and forest.s1[b, child] == forest.s1[b, node]
+            below = plies if same else plies + 1
+            if below <= max_plies and top < _FIND_STACK:
+                stack[top] = child
+                depth[top] = below
+                top += 1
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _compact(forest, b, root, remap):
+    """Make node ``root`` the root of tree ``b``: keep only its subtree, moved to the start of the
+    row in the order of the old indices (so no node moves up and the move is done in place; a
+    block of children stays a block), and return the nodes kept. ``remap`` is scratch space of
+    the row's length."""
+    used = forest.used[b]
+    count = 0
+    for x in range(root, used):  # a parent's index is below its children's
+        parent = forest.parent[b, x]
+        if x == root or (parent >= root and remap[parent] >= 0):
+            remap[x] = count
+            count += 1
+        else:
+            remap[x] = NO_NODE
+    for x in range(root, used):
+        i = remap[x]
+        if i < 0:
+            continue
+        parent = forest.parent[b, x]
+        first = forest.first_child[b, x]
+        forest.s0[b, i] = forest.s0[b, x]
+        forest.s1[b, i] = forest.s1[b, x]
+        forest.player[b, i] = forest.player[b, x]
+        forest.terminal[b, i] = forest.terminal[b, x]
+        forest.result[b, i] = forest.result[b, x]
+        forest.visits[b, i] = forest.visits[b, x]
+        forest.pending[b, i] = forest.pending[b, x]
+        forest.value[b, i] = forest.value[b, x]
+        forest.raw_value[b, i] = forest.raw_value[b, x]
+        forest.prior[b, i] = forest.prior[b, x]
+        forest.logp[b, i] = forest.logp[b, x]
+        forest.parent[b, i] = NO_NODE if x == root else remap[parent]
+        forest.first_child[b, i] = NO_NODE if first == NO_NODE else remap[first]
+        forest.num_children[b, i] = forest.num_children[b, x]
+        forest.action[b, i] = forest.action[b, x]
+    forest.prior[b, 0] = 1.0
+    forest.logp[b, 0] = 0.0
+    forest.action[b, 0] = -1
+    forest.used[b] = count
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -596,10 +690,11 @@ def expand(forest, b, node, logits, e, params):
     return True
 
 
-def select_leaves(forest, trees, leaves, c_init, c_base, vl, gumbel_mode, gumbel, k, table,
-                  c_visit, c_scale, params, squares, cols, leaf_tree, leaf_node, leaf_row,
+def select_leaves(forest, trees, leaves, active, c_init, c_base, vl, gumbel_mode, gumbel, k,
+                  table, c_visit, c_scale, params, squares, cols, leaf_tree, leaf_node, leaf_row,
                   observations, masks):  # fmt: skip
-    """Walk each of the first ``trees`` trees to ``leaves`` leaves; encode those to evaluate.
+    """Walk each of the first ``trees`` trees with ``active[b]`` set to ``leaves`` leaves; encode
+    those to evaluate.
 
     Leaf ``j`` is node ``leaf_node[j]`` of tree ``leaf_tree[j]``; ``leaf_row[j]`` is its row in
     ``observations`` / ``masks``, or -1 for a finished game (scored exactly). Once a descent
@@ -613,6 +708,8 @@ def select_leaves(forest, trees, leaves, c_init, c_base, vl, gumbel_mode, gumbel
     found = 0
     rows = 0
     for b in range(trees):
+        if not active[b]:
+            continue
         for _ in range(leaves):
             node = 0
             while forest.terminal[b, node] == 0 and forest.first_child[b, node] != NO_NODE:
@@ -673,8 +770,13 @@ class BatchedSearch:
     """PUCT or Gumbel AlphaZero search of up to ``batch_size`` positions at once.
 
     One network call per step evaluates the leaves of every tree; everything else is compiled.
-    The trees are kept between calls (their memory, not their content: every search starts
-    fresh).
+    The trees are kept between calls. A search starts fresh, or, with ``reuse=True``, from what
+    the previous searches left: tree ``b`` (the tree of ``roots[b]``) continues from the node
+    that holds its new root when that node is within two moves (passes not counted) of its last
+    root, or where :meth:`advance` moved it; the node's subtree (visits, values, priors,
+    children) is kept and moved to the start of the tree's row, so the rest of the row is free
+    again. Gumbel searches never reuse (sequential halving plans the whole budget of a fresh
+    root): they start fresh whatever ``reuse`` says.
 
     Args:
         game: the game searched.
@@ -702,6 +804,10 @@ class BatchedSearch:
         self._squares = cell_squares(game)
         self._kernels = _compiled(game)
         self._forest: Forest | None = None
+        self._remap = np.zeros(0, dtype=np.int64)  # scratch of _compact, a row long
+        # Tree b holds a finished search (the root at node 0, priors without noise): reusable.
+        self._kept = np.zeros(self.batch_size, dtype=bool)
+        self._every_tree = np.ones(self.batch_size, dtype=bool)
         rows = self.batch_size * self.config.leaves_per_tree
         self._leaf_tree = np.zeros(rows, dtype=np.int64)
         self._leaf_node = np.zeros(rows, dtype=np.int64)
@@ -710,35 +816,83 @@ class BatchedSearch:
         self._masks = np.zeros((rows, game.num_actions), dtype=bool)
         self.network_seconds = 0.0  # time spent in the evaluator by the last search
 
-    def _nodes_for(self, simulations: int | None) -> int:
+    @property
+    def forest(self) -> Forest | None:
+        """The trees as the last search or :meth:`advance` left them (``None`` before any
+        search): tree ``b`` is row ``b``, its root at node 0. For reading; the search owns it."""
+        return self._forest
+
+    def _nodes_for(self, simulations: int | None, kept: int) -> int:
         if self.config.max_nodes is not None:
             return self.config.max_nodes
         if simulations is None:  # a time limit: room for long searches of few trees
             return max(_DEFAULT_MAX_NODES, min(_MAX_TIMED_NODES, _TIMED_NODES // self.batch_size))
         children = min(self.game.num_actions, MAX_CHILDREN)
-        return max(_MIN_NODES, min(_DEFAULT_MAX_NODES, 1 + (simulations + 1) * children))
+        wanted = kept + 1 + (simulations + 1) * children
+        return max(_MIN_NODES, min(_DEFAULT_MAX_NODES, wanted))
 
-    def _prepare(self, roots: Sequence[BoardState], simulations: int | None) -> Forest:
-        nodes = self._nodes_for(simulations)
-        forest = self._forest
-        if forest is None or forest.s0.shape[1] < nodes:
-            forest = self._forest = new_forest(self.batch_size, nodes)
-        n = len(roots)
-        bits = np.array([state.bitboards() for state in roots], dtype=np.uint64).reshape(n, 2)
-        forest.s0[:n, 0] = bits[:, 0]
-        forest.s1[:n, 0] = bits[:, 1]
-        forest.player[:n, 0] = [state.current_player for state in roots]
-        forest.terminal[:n, 0] = 0
-        forest.visits[:n, 0] = 0
-        forest.pending[:n, 0] = 0
-        forest.value[:n, 0] = 0.0
-        forest.prior[:n, 0] = 1.0
-        forest.parent[:n, 0] = NO_NODE
-        forest.first_child[:n, 0] = NO_NODE
-        forest.num_children[:n, 0] = 0
-        forest.action[:n, 0] = -1
-        forest.used[:n] = 1
+    def _room(self, nodes: int) -> Forest:
+        """The forest, grown to ``nodes`` nodes a row if smaller (the kept trees copied over)."""
+        old = self._forest
+        if old is not None and old.s0.shape[1] >= nodes:
+            return old
+        forest = self._forest = new_forest(self.batch_size, nodes)
+        self._remap = np.zeros(nodes, dtype=np.int64)
+        if old is not None:
+            for b in np.flatnonzero(self._kept):
+                used = int(old.used[b])
+                for name in Forest._fields[:-1]:
+                    getattr(forest, name)[b, :used] = getattr(old, name)[b, :used]
+                forest.used[b] = used
         return forest
+
+    def _reuse(self, roots: Sequence[BoardState]) -> np.ndarray:
+        """Re-root each kept tree at the node holding its new root; return which trees were."""
+        reused = np.zeros(len(roots), dtype=bool)
+        forest = self._forest
+        if forest is None or self.config.gumbel:
+            return reused
+        for b, state in enumerate(roots):
+            if not self._kept[b]:
+                continue
+            s0, s1 = state.bitboards()
+            node = _find_node(
+                forest, b, np.uint64(s0), np.uint64(s1), state.current_player, _REUSE_PLIES
+            )
+            if node == NO_NODE:
+                continue
+            if node != 0:
+                _compact(forest, b, node, self._remap)
+            reused[b] = True
+        return reused
+
+    def _prepare(
+        self, roots: Sequence[BoardState], simulations: int | None, reuse: bool
+    ) -> tuple[Forest, np.ndarray]:
+        n = len(roots)
+        reused = self._reuse(roots) if reuse else np.zeros(n, dtype=bool)
+        self._kept[:n] = reused  # the trees a larger forest must copy
+        kept = 0
+        if self._forest is not None and reused.any():
+            kept = int(self._forest.used[:n][reused].max())
+        forest = self._room(self._nodes_for(simulations, kept))
+        self._kept[:n] = False  # until this search has finished
+        fresh = np.flatnonzero(~reused)
+        bits = np.array([roots[int(b)].bitboards() for b in fresh], dtype=np.uint64).reshape(-1, 2)
+        forest.s0[fresh, 0] = bits[:, 0]
+        forest.s1[fresh, 0] = bits[:, 1]
+        forest.player[fresh, 0] = [roots[int(b)].current_player for b in fresh]
+        forest.terminal[fresh, 0] = 0
+        forest.visits[fresh, 0] = 0
+        forest.pending[fresh, 0] = 0
+        forest.value[fresh, 0] = 0.0
+        forest.prior[fresh, 0] = 1.0
+        forest.parent[fresh, 0] = NO_NODE
+        forest.first_child[fresh, 0] = NO_NODE
+        forest.num_children[fresh, 0] = 0
+        forest.action[fresh, 0] = -1
+        forest.used[fresh] = 1
+        return forest, reused
 
     def _check_roots(self, roots: Sequence[BoardState]) -> None:
         if not 1 <= len(roots) <= self.batch_size:
@@ -749,11 +903,12 @@ class BatchedSearch:
             if state.is_terminal():
                 raise ValueError(f"roots[{i}] is a finished game: there is nothing to search")
 
-    def _step(self, forest: Forest, trees: int, leaves: int, evaluator: Evaluator,
-              gumbel: np.ndarray, table: np.ndarray) -> None:  # fmt: skip
+    def _step(self, forest: Forest, trees: int, leaves: int, active: np.ndarray,
+              evaluator: Evaluator, needs_states: bool, gumbel: np.ndarray,
+              table: np.ndarray) -> None:  # fmt: skip
         config = self.config
         found, rows = self._kernels["select_leaves"](
-            forest, trees, leaves, config.c_init, config.c_base, config.virtual_loss,
+            forest, trees, leaves, active, config.c_init, config.c_base, config.virtual_loss,
             config.gumbel, gumbel, config.gumbel_k, table, config.c_visit, config.c_scale,
             self.game.params, self._squares, self.game.cols, self._leaf_tree, self._leaf_node,
             self._leaf_row, self._observations, self._masks,
@@ -761,9 +916,9 @@ class BatchedSearch:
         num_actions = self.game.num_actions
         if rows:
             start = time.perf_counter()
-            if getattr(evaluator, "needs_states", False):
+            if needs_states:
                 states = self._leaf_states(forest, found)
-                logits, values = evaluator(
+                logits, values = evaluator(  # type: ignore[call-arg]
                     self._observations[:rows], self._masks[:rows], states=states
                 )
             else:
@@ -815,20 +970,26 @@ class BatchedSearch:
             return np.stack([g.gumbel(size=size) for g in generators])
         return np.stack([g.standard_gamma(alpha, size=size) for g in generators])
 
-    def _add_dirichlet(self, forest: Forest, n: int, draws: np.ndarray) -> None:
+    def _add_dirichlet(
+        self, forest: Forest, n: int, draws: np.ndarray
+    ) -> list[tuple[int, slice, np.ndarray]]:
+        """Mix the noise into the root priors; return what to restore after the search."""
         config = self.config
         epsilon = config.dirichlet_epsilon
+        clean = []
         for b in range(n):
             count = int(forest.num_children[b, 0])
             first = int(forest.first_child[b, 0])
             if first == NO_NODE:
                 continue
             children = slice(first, first + count)
+            clean.append((b, children, forest.prior[b, children].copy()))
             noise = draws[b, forest.action[b, children]]
             total = noise.sum()
             noise = noise / total if total > 0 else np.full(count, 1.0 / count)
             mixed = (1 - epsilon) * forest.prior[b, children].astype(np.float64) + epsilon * noise
             forest.prior[b, children] = mixed
+        return clean
 
     def search(
         self,
@@ -839,26 +1000,33 @@ class BatchedSearch:
         add_noise: bool = False,
         temperature: float = 0.0,
         seeds: Sequence[int] | None = None,
+        reuse: bool = False,
     ) -> SearchResult:
         """Search every root with ``simulations`` simulations (or until ``deadline``).
 
         Args:
-            roots: positions in play of the game, at most ``batch_size``.
+            roots: positions in play of the game, at most ``batch_size``; ``roots[b]`` is
+                searched in tree ``b``.
             evaluator: the network (see :class:`~boardzoo.az.evaluator.Evaluator`).
-            simulations: simulations below each root (>= 1); required by Gumbel (its halving
-                schedule is planned on it); ``None`` with a deadline: as many as fit.
+            simulations: new simulations below each root (>= 1); required by Gumbel (its
+                halving schedule is planned on it); ``None`` with a deadline: as many as fit.
             deadline: a ``time.perf_counter()`` time after which no new step starts (the first
                 step always runs), or ``None``.
             add_noise: PUCT: mix Dirichlet noise into the root priors (when the config has a
-                ``dirichlet_alpha``); Gumbel: sample the Gumbel noise (without it, the search is
-                deterministic: the top-k actions by prior).
+                ``dirichlet_alpha``; a reused root gets fresh noise on its own priors, and the
+                priors are restored after the search); Gumbel: sample the Gumbel noise
+                (without it, the search is deterministic: the top-k actions by prior).
             temperature: PUCT only: 0 plays the most visited action; above 0, a sample of the
                 visits raised to ``1 / temperature``.
             seeds: one seed per root for its noise and sampling, so a root's search does not
                 depend on the other roots; ``None``: the search's own seeded stream.
+            reuse: PUCT only: continue tree ``b`` from the node holding ``roots[b]`` when its
+                previous search (or :meth:`advance`) left one within two moves of its root
+                (passes not counted) that was expanded; the rest start fresh.
 
         Returns:
-            The :class:`SearchResult`.
+            The :class:`SearchResult`; its ``reused`` and ``inherited`` say which trees were
+            continued and with how many visits of the root's actions.
 
         Raises:
             ValueError: bad roots, budget, temperature or seeds, or an evaluator's output of the
@@ -875,24 +1043,34 @@ class BatchedSearch:
         temperature = _number("temperature", temperature, 0.0)
         if deadline is not None:
             deadline = _number("deadline", deadline, -math.inf)
+        if not isinstance(reuse, (bool, np.bool_)):
+            raise ValueError(f"reuse must be True or False, got {reuse!r}")
         n = len(roots)
         generators = self._generators(n, seeds)
         config = self.config
+        needs_states = bool(getattr(evaluator, "needs_states", False))
         self.network_seconds = 0.0
-        forest = self._prepare(roots, simulations)
+        forest, reused = self._prepare(roots, simulations, bool(reuse))
+        inherited = np.zeros(n, dtype=np.int64)
+        for b in np.flatnonzero(reused):
+            first = int(forest.first_child[b, 0])
+            inherited[b] = forest.visits[b, first : first + int(forest.num_children[b, 0])].sum()
         table = considered_visits(config.gumbel_k, simulations or 1)
         gumbel = np.zeros((n, self.game.num_actions))
-        self._step(forest, n, 1, evaluator, gumbel, table)  # the roots
+        every = self._every_tree
+        self._step(forest, n, 1, ~reused, evaluator, needs_states, gumbel, table)  # the roots
+        clean: list[tuple[int, slice, np.ndarray]] = []
         if add_noise and config.gumbel:
             gumbel = config.gumbel_scale * self._draw(generators, n, "gumbel")
         elif add_noise and config.dirichlet_alpha is not None:
             draws = self._draw(generators, n, "dirichlet", config.dirichlet_alpha)
-            self._add_dirichlet(forest, n, draws)
+            clean = self._add_dirichlet(forest, n, draws)
         budget = simulations if simulations is not None else 2**62
         done = 0
+        leaves = config.leaves_per_tree
         while done < budget:
-            leaves = min(config.leaves_per_tree, budget - done)
-            self._step(forest, n, leaves, evaluator, gumbel, table)
+            leaves = min(leaves, budget - done)
+            self._step(forest, n, leaves, every, evaluator, needs_states, gumbel, table)
             done += leaves
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -907,6 +1085,9 @@ class BatchedSearch:
             forest, n, config.gumbel, gumbel, config.virtual_loss, config.c_visit,
             config.c_scale, visits, q, policy, prior, action, root_value,
         )  # fmt: skip
+        for tree, children, priors in clean:  # the kept trees hold the network's priors
+            forest.prior[tree, children] = priors
+        self._kept[:n] = True
         if temperature > 0 and not config.gumbel:
             action = self._sample(visits, temperature, generators)
         return SearchResult(
@@ -920,7 +1101,53 @@ class BatchedSearch:
             seconds=time.perf_counter() - start,
             nodes=forest.used[:n].copy(),
             network_seconds=self.network_seconds,
+            reused=reused,
+            inherited=inherited,
         )
+
+    def advance(self, tree: int, actions: Sequence[int]) -> bool:
+        """Move tree ``tree``'s root down the moves ``actions`` played since its last search.
+
+        The subtree under the node reached is kept (moved to the start of the tree's row); the
+        next ``search(..., reuse=True)`` continues from it when its root is that position. When
+        the moves leave the tree (a node not expanded yet), the tree is dropped and the next
+        search of it starts fresh.
+
+        Args:
+            tree: which tree (0-based, below ``batch_size``).
+            actions: the moves, in order (the agent's and the opponent's, passes included).
+
+        Returns:
+            Whether the tree was kept.
+
+        Raises:
+            ValueError: a bad ``tree``, or an action that is not legal where it is played.
+        """
+        tree = _integer("tree", tree, 0, self.batch_size - 1)
+        forest = self._forest
+        if forest is None or not self._kept[tree]:
+            return False
+        node = 0
+        for i, action in enumerate(actions):
+            action = _integer(f"actions[{i}]", action, 0, self.game.num_actions - 1)
+            first = int(forest.first_child[tree, node])
+            if first == NO_NODE or forest.terminal[tree, node]:
+                self._kept[tree] = False
+                return False
+            count = int(forest.num_children[tree, node])
+            match = np.flatnonzero(forest.action[tree, first : first + count] == action)
+            if match.size == 0:
+                legal = sorted(forest.action[tree, first : first + count].tolist())
+                raise ValueError(
+                    f"actions[{i}]={action} is not legal there; legal actions: {legal}"
+                )
+            node = first + int(match[0])
+        if forest.first_child[tree, node] == NO_NODE or forest.terminal[tree, node]:
+            self._kept[tree] = False
+            return False
+        if node != 0:
+            _compact(forest, tree, node, self._remap)
+        return True
 
     def principal_variation(self, tree: int = 0, max_length: int = 64) -> list[int]:
         """The most visited line of tree ``tree`` of the last search: its actions from the root.

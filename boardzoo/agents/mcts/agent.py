@@ -1,9 +1,10 @@
 """Monte Carlo tree search agent: UCT with rollouts, PUCT with priors, solver, tree reuse.
 
 The search reads the env's immutable game state and never changes the env. For the catalog's
-games without prior or value functions the whole simulation loop is compiled (once per game);
-otherwise the loop runs in Python around the same compiled tree (see
-:mod:`boardzoo.agents.mcts.search`).
+games UCT's whole simulation loop is compiled (once per game); for other games (any PettingZoo
+AEC env) it runs in Python around the same compiled tree (see
+:mod:`boardzoo.agents.mcts.search`). With prior or value functions the agent searches with the
+batched, compiled AlphaZero search instead (see :mod:`boardzoo.agents.mcts.puct`).
 
 References: Kocsis & Szepesvári, "Bandit based Monte-Carlo planning" (UCT, 2006); Winands,
 Björnsson & Saito, "Monte-Carlo Tree Search Solver" (2008); Silver et al., "A general
@@ -17,9 +18,9 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
@@ -33,61 +34,30 @@ from boardzoo.agents._checks import (
 from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, env_state, make_rng
 from boardzoo.agents.mcts import tree as tr
+from boardzoo.agents.mcts.info import MoveStats, SearchInfo
+from boardzoo.agents.mcts.puct import PUCTSearch, PUCTSettings, exercise
 from boardzoo.agents.mcts.search import (
     ROLLOUT_HEURISTIC,
     ROLLOUT_RANDOM,
-    PriorFn,
     Searcher,
     SearchSettings,
-    ValueFn,
 )
-from boardzoo.games import GameState
+from boardzoo.games import BoardState, GameState
 from boardzoo.games.spec import Game
+
+if TYPE_CHECKING:
+    from boardzoo.az.evaluator import Evaluator
+
+__all__ = ["MCTSAgent", "MoveStats", "PriorFn", "SearchInfo", "ValueFn"]
+
+PriorFn = Callable[[GameState], np.ndarray]
+ValueFn = Callable[[GameState], float]
 
 FINAL_RULES = ("robust", "max")
 ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 _PROVEN_NAMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 MAX_WORKERS = 256
 _MAX_SIMULATIONS = 2**62  # the compiled loop counts in int64
-
-
-@dataclass(frozen=True)
-class MoveStats:
-    """Root statistics of one candidate move, from the point of view of the player to move."""
-
-    action: int
-    visits: int
-    mean_value: float  # average score: 1 win, 0.5 draw, 0 loss
-    prior: float
-    proven: str | None = None  # "win", "draw" or "loss" once the solver has proven it
-
-
-@dataclass(frozen=True)
-class SearchInfo:
-    """What the last search did (``MCTSAgent.last_search``)."""
-
-    action: int
-    moves: list[MoveStats]  # most visited first
-    principal_variation: list[int]
-    simulations: int
-    seconds: float
-    tree_nodes: int  # nodes in use, all workers together
-    reused_tree: bool
-    proven: str | None = None  # the root's proven result for the player to move
-    workers: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def simulations_per_second(self) -> float:
-        return self.simulations / self.seconds if self.seconds > 0 else float("inf")
-
-    @property
-    def value(self) -> float:
-        """Expected score of the player to move after the chosen move (its mean value)."""
-        for move in self.moves:
-            if move.action == self.action:
-                return move.mean_value
-        return float("nan")
 
 
 def _physical_memory() -> int | None:
@@ -114,24 +84,17 @@ def _check_max_nodes(max_nodes: Any, workers: int, reuse_tree: bool) -> int:
     return nodes
 
 
-# (kernel module, Python loop?) whose search this process has loaded or compiled and run once.
-_PREPARED: set[tuple[str, bool]] = set()
+# (kernel module, search kind) whose search this process has loaded or compiled and run once.
+_PREPARED: set[tuple[str, str]] = set()
 
 
 def _exercise_search(game: Game, settings: SearchSettings) -> None:
-    """Run every compiled piece the search of ``game`` uses once, on a throwaway tree.
+    """Run every compiled piece UCT's search of ``game`` uses once, on a throwaway tree.
 
     The same code paths and argument types as a real search (so nothing is compiled later),
-    with stand-ins for prior and value functions and a fixed seed: nothing of the agent's.
+    with a fixed seed: nothing of the agent's.
     """
-    trial = SearchSettings(
-        c=settings.c,
-        solver=settings.solver,
-        rollout_policy=ROLLOUT_RANDOM,
-        prior_fn=None if settings.prior_fn is None else (lambda s: np.ones(s.num_actions)),
-        value_fn=None if settings.value_fn is None else (lambda s: 0.0),
-        c_base=settings.c_base,
-    )
+    trial = SearchSettings(c=settings.c, solver=settings.solver, rollout_policy=ROLLOUT_RANDOM)
     searcher = Searcher(trial, tr.MIN_NODES, seed=0)
     state = game.initial_state()
     searcher.set_root(state, reuse=False)
@@ -144,26 +107,36 @@ def _exercise_search(game: Game, settings: SearchSettings) -> None:
 class MCTSAgent(Agent):
     """Monte Carlo tree search: UCT with rollouts, or PUCT with prior and value functions.
 
+    With ``prior_fn`` or ``value_fn`` the search is AlphaZero's PUCT, run by the batched compiled
+    search of :mod:`boardzoo.az` (:class:`~boardzoo.az.search.BatchedSearch`): one tree per
+    worker rooted at the position, whose leaves are evaluated by the functions (a playout of the
+    leaf stands in for a missing ``value_fn``, a uniform prior for a missing ``prior_fn``). Its
+    ``simulations`` are counted below the root (the root's own evaluation comes first), so the
+    root's moves share exactly ``simulations`` visits. It searches catalog games only, and has
+    neither the solver nor tree reuse.
+
     Args:
         simulations: simulations per move (at least 1); 1000 when ``time_limit`` is not given
             either.
         time_limit: seconds per move (a number > 0). With ``simulations`` too, whichever comes
             first.
         c: exploration constant: UCT's ``c`` (default sqrt(2)), or PUCT's ``c`` / ``c_init``
-            (default 1.25) when ``prior_fn`` is given.
+            (default 1.25) when ``prior_fn`` or ``value_fn`` is given.
         c_base: with ``prior_fn``, use AlphaZero's schedule
             ``c + log((1 + N_parent + c_base) / c_base)``; ``None`` keeps ``c`` constant.
         final: ``"robust"`` plays the most visited move, ``"max"`` the best mean value; ties are
             broken by the other.
         solver: MCTS-Solver: propagate proven wins and losses, play a proven win at once and
-            avoid proven losses.
+            avoid proven losses (UCT only).
         reuse_tree: keep the tree between moves of a game; the next search starts from the
-            subtree of the actual position if the tree holds it.
+            subtree of the actual position if the tree holds it (with ``prior_fn`` or
+            ``value_fn``: a node within two moves of the last root).
         rollout: ``"random"`` or ``"heuristic"``, the game's own rollout policy, for games that
             have one (Reversi: corners first, avoid the squares diagonally next to them, one
             move in eight at random).
         prior_fn: ``state -> probabilities over all actions``: switches selection to PUCT.
-        value_fn: ``state -> value in [-1, 1]`` for the player to move: replaces rollouts.
+        value_fn: ``state -> value in [-1, 1]`` for the player to move: replaces rollouts (and
+            switches selection to PUCT, with uniform priors if there is no ``prior_fn``).
         dirichlet_alpha: AlphaZero's root noise (with ``prior_fn`` only): the concentration of
             the Dirichlet noise mixed into the root's priors, or ``None`` for no noise.
         dirichlet_epsilon: the weight of that noise in the root's priors, in [0, 1].
@@ -207,11 +180,17 @@ class MCTSAgent(Agent):
         final = check_choice("final", final, FINAL_RULES)  # type: ignore[assignment]
         rollout = check_choice("rollout", rollout, tuple(ROLLOUT_POLICIES))  # type: ignore[assignment]
         max_nodes = _check_max_nodes(max_nodes, workers, bool(reuse_tree))
+        puct = prior_fn is not None or value_fn is not None
+        if puct and solver:
+            raise ValueError(
+                "solver=True is not allowed with prior_fn or value_fn: the PUCT search has no "
+                "solver (use solver with UCT, without prior_fn and value_fn)"
+            )
         self.simulations = (
             int(simulations) if simulations is not None else (1000 if time_limit is None else None)
         )
         self.time_limit = float(time_limit) if time_limit is not None else None
-        self.c = float(c) if c is not None else (1.25 if prior_fn is not None else math.sqrt(2.0))
+        self.c = float(c) if c is not None else (1.25 if puct else math.sqrt(2.0))
         self.c_base = c_base
         self.final = final
         self.solver = bool(solver)
@@ -225,15 +204,22 @@ class MCTSAgent(Agent):
         self.max_nodes = int(max_nodes)
         self._seed_sequence = np.random.SeedSequence(int(make_rng(seed).integers(2**63)))
         self._settings = SearchSettings(
-            c=self.c,
-            solver=self.solver,
-            rollout_policy=ROLLOUT_POLICIES[rollout],
-            prior_fn=prior_fn,
-            value_fn=value_fn,
-            c_base=float(c_base) if c_base is not None else 0.0,
-            dirichlet_alpha=dirichlet_alpha,
-            dirichlet_epsilon=self.dirichlet_epsilon,
+            c=self.c, solver=self.solver, rollout_policy=ROLLOUT_POLICIES[rollout]
         )
+        self._puct: PUCTSearch | None = None
+        if puct:
+            settings = PUCTSettings(
+                c_init=self.c,
+                c_base=float(c_base) if c_base is not None else 0.0,
+                dirichlet_alpha=dirichlet_alpha,
+                dirichlet_epsilon=self.dirichlet_epsilon,
+                simulations=self.simulations,
+                time_limit=self.time_limit,
+                trees=self.workers,
+                max_nodes=self.max_nodes,
+                reuse_tree=self.reuse_tree,
+            )
+            self._puct = PUCTSearch(settings, self._puct_evaluator, self._seed_sequence)
         self._searchers: list[Searcher] = []
         self._pool: ThreadPoolExecutor | None = None
         self.last_search: SearchInfo | None = None
@@ -268,11 +254,18 @@ class MCTSAgent(Agent):
         Args:
             game: the catalog game (with its options) that will be searched.
         """
+        if self._puct is not None:
+            self._puct.prepare(game)
+            key = (game.spec.kernels, "puct")
+            if key not in _PREPARED:
+                with compile_notice(f"the PUCT search for {game.name}", 15):
+                    exercise(game)
+                _PREPARED.add(key)
+            return
         self._make_searchers()
         if self.workers > 1 and self._pool is None:
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mcts")
-        python_loop = self.prior_fn is not None or self.value_fn is not None
-        key = (game.spec.kernels, python_loop)
+        key = (game.spec.kernels, "uct")
         if key in _PREPARED:
             return
         with compile_notice(f"the MCTS search for {game.name}", 10):
@@ -283,12 +276,32 @@ class MCTSAgent(Agent):
         """Forget the tree (a new game starts); the random stream goes on."""
         for searcher in self._searchers:
             searcher.has_root = False
+        if self._puct is not None:
+            self._puct.reset()
 
     def search(self, state: GameState) -> SearchInfo:
         """Search a :class:`~boardzoo.games.GameState` directly; returns :attr:`last_search`."""
         return self._search(state)
 
     # --- searching ----------------------------------------------------------------------------
+
+    def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
+        """The evaluator of PUCT's leaves in ``game``: the prior and value functions.
+
+        Subclasses with other knowledge (``SB3PUCTAgent``) return their own.
+        """
+        from boardzoo.az.evaluator import CallbackEvaluator
+
+        return CallbackEvaluator(self.prior_fn, self.value_fn, self.rollout, seed)
+
+    def _puct_evaluator(self, game: Game, seed: int) -> Evaluator:
+        if (
+            self.value_fn is None
+            and self.rollout == "heuristic"
+            and not game.spec.heuristic_rollout
+        ):
+            raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
+        return self._make_evaluator(game, seed)
 
     def _make_searchers(self) -> None:
         if len(self._searchers) == self.workers:
@@ -301,10 +314,11 @@ class MCTSAgent(Agent):
     def _search(self, state: GameState) -> SearchInfo:
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to search for")
+        if self._puct is not None:
+            return self._search_puct(state)
         game = state.game
         if game is not None:
-            python_loop = self.prior_fn is not None or self.value_fn is not None
-            if (game.spec.kernels, python_loop) not in _PREPARED:
+            if (game.spec.kernels, "uct") not in _PREPARED:
                 self.prepare(game)
         elif len(state.legal_actions()) >= self.max_nodes:
             count = len(state.legal_actions())
@@ -345,6 +359,20 @@ class MCTSAgent(Agent):
         )
         if not self.reuse_tree:
             self.reset()
+        return self.last_search
+
+    def _search_puct(self, state: GameState) -> SearchInfo:
+        assert self._puct is not None
+        game = state.game
+        if game is None:
+            raise ValueError(
+                f"prior_fn and value_fn need a position of a catalog game (state.game is None "
+                f"for {type(state).__name__}): the PUCT search runs on the catalog's compiled "
+                "games; search other games with UCT (without prior_fn and value_fn)"
+            )
+        if (game.spec.kernels, "puct") not in _PREPARED:
+            self.prepare(game)
+        self.last_search = self._puct.search(cast(BoardState, state), self._choose)
         return self.last_search
 
     def _merge_root_stats(self) -> list[MoveStats]:

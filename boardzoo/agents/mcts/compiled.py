@@ -1,10 +1,10 @@
-"""The whole UCT simulation loop, compiled once per game; and subtree re-rooting.
+"""The whole UCT simulation loop, compiled once per game; batches of rollouts; re-rooting.
 
-:func:`expand` and :func:`run_simulations` are templates: they reach the game through the
-contract's kernels (``kernels.placements``, ``kernels.place``, ``kernels.outcome``,
+:func:`expand`, :func:`run_simulations` and :func:`rollouts` are templates: they reach the game
+through the contract's kernels (``kernels.placements``, ``kernels.place``, ``kernels.outcome``,
 ``kernels.cell_action``, ``kernels.rollout``; see :mod:`boardzoo.games.spec`), and
-:func:`compiled_search` compiles a copy of them per game (:mod:`boardzoo.games.specialise`).
-There is no branch on the game here.
+:func:`compiled_search` and :func:`compiled_rollouts` compile a copy of them per game
+(:mod:`boardzoo.games.specialise`). There is no branch on the game here.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from boardzoo.games._bits import U1, lowest_bit_index, next_rng, popcount, rng_o
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 
-__all__ = ["compiled_search", "copy_subtree"]
+__all__ = ["compiled_rollouts", "compiled_search", "copy_subtree"]
 
 # Replaced by the game's kernel module in each compiled copy (see compiled_search).
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
@@ -104,9 +104,25 @@ def run_simulations(tree, count, c, solver, params, policy, rng):
     return done, rng
 
 
+def rollouts(s0, s1, player, count, params, policy, rng, scores):
+    """Play the first ``count`` positions out with the game's rollout policy; return the RNG state.
+
+    Position ``i`` is ``(s0[i], s1[i])`` with ``player[i]`` to move; ``scores[i]`` receives
+    player 0's score of its playout (1 win, 0.5 draw, 0 loss), as in UCT's simulations.
+    """
+    for i in range(count):
+        scores[i], rng = kernels.rollout(s0[i], s1[i], player[i], params, policy, rng)
+    return rng
+
+
 def compiled_search(game: Game) -> dict[str, Any]:
     """``expand`` and ``run_simulations`` compiled for ``game``'s kernels."""
     return specialise((expand, run_simulations), game.kernels)
+
+
+def compiled_rollouts(game: Game) -> Any:
+    """:func:`rollouts` compiled for ``game``'s kernels."""
+    return specialise((rollouts,), game.kernels)["rollouts"]
 
 
 @njit(cache=True, nogil=True)

@@ -1,14 +1,14 @@
-"""One search tree and the loop that grows it: compiled for the catalog's games, or driven from
-Python for any GameState and for injected prior / value functions.
+"""One UCT search tree and the loop that grows it: compiled for the catalog's games, or driven
+from Python for any other GameState (PettingZoo AEC envs through the adapter).
 
 Both loops share the compiled tree operations of :mod:`boardzoo.agents.mcts.tree`; they differ only
-in where positions come from (bitboards in the tree, or Python states in a list).
+in where positions come from (bitboards in the tree, or Python states in a list). PUCT with prior
+and value functions is not here: it runs on the batched search (:mod:`boardzoo.agents.mcts.puct`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -19,8 +19,7 @@ from boardzoo.agents.mcts import tree as tr
 from boardzoo.games.spec import DRAW, LOSS, WIN, Game
 from boardzoo.games.state import BoardState, GameState
 
-PriorFn = Callable[[GameState], np.ndarray]
-ValueFn = Callable[[GameState], float]
+__all__ = ["ROLLOUT_HEURISTIC", "ROLLOUT_RANDOM", "SearchSettings", "Searcher"]
 
 
 @dataclass(frozen=True)
@@ -30,11 +29,6 @@ class SearchSettings:
     c: float
     solver: bool
     rollout_policy: int  # ROLLOUT_*
-    prior_fn: PriorFn | None = None
-    value_fn: ValueFn | None = None
-    c_base: float = 0.0  # > 0: AlphaZero's exploration schedule (PUCT only)
-    dirichlet_alpha: float | None = None
-    dirichlet_epsilon: float = 0.25
 
 
 ROLLOUT_RANDOM = 0  # the rollout kernels' policies
@@ -80,9 +74,7 @@ class Searcher:
             and not game.spec.heuristic_rollout
         ):
             raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
-        self.compiled = (
-            game is not None and self.settings.prior_fn is None and self.settings.value_fn is None
-        )
+        self.compiled = game is not None
         if reuse and self.has_root and game == self.game:
             node = self._find(state)
             if node != tr.NO_NODE:
@@ -134,17 +126,9 @@ class Searcher:
 
     def run(self, simulations: int, deadline: float | None) -> int:
         """Run ``simulations`` simulations, or fewer if ``deadline`` (perf_counter) comes first."""
-        if self.settings.dirichlet_alpha is not None and self.settings.prior_fn is not None:
-            self._expand_root_for_noise()
-        noise = self._add_root_noise()
-        try:
-            if self.compiled:
-                return self._run_compiled(simulations, deadline)
-            return self._run_python(simulations, deadline)
-        finally:
-            if noise is not None:
-                first, priors = noise
-                self.tree.prior[first : first + len(priors)] = priors
+        if self.compiled:
+            return self._run_compiled(simulations, deadline)
+        return self._run_python(simulations, deadline)
 
     def _run_compiled(self, simulations: int, deadline: float | None) -> int:
         game, settings = self.game, self.settings
@@ -190,15 +174,13 @@ class Searcher:
         return done
 
     def _simulate_python(self) -> None:
+        """One UCT simulation of a foreign game (no bitboards: positions are Python states)."""
         tree, settings = self.tree, self.settings
-        use_prior = settings.prior_fn is not None
-        leaf = int(tr.descend(tree, settings.c, use_prior, settings.c_base, settings.solver))
+        leaf = int(tr.descend(tree, settings.c, False, 0.0, settings.solver))
         root = int(tree.meta[tr.ROOT])
         settled = bool(tree.terminal[leaf]) or (settings.solver and bool(tr.is_solved(tree, leaf)))
         unexpanded = not settled and int(tree.first_child[leaf]) == tr.NO_NODE
-        if unexpanded and use_prior:
-            self._expand_python(leaf)  # AlphaZero: the leaf is evaluated where it stands
-        elif (
+        if (
             unexpanded
             and (int(tree.visits[leaf]) > 0 or leaf == root)
             and self._expand_python(leaf)
@@ -215,86 +197,32 @@ class Searcher:
         return state
 
     def _expand_python(self, node: int) -> bool:
-        """Reserve and fill ``node``'s children; False if the tree is full."""
+        """Reserve and fill ``node``'s children, in random order; False if the tree is full."""
         tree, state = self.tree, self._state(node)
         actions = state.legal_actions()
         first = int(tr.reserve_children(tree, node, len(actions)))
         if first == tr.NO_NODE:
             return False
-        if self.settings.prior_fn is not None:
-            priors = self._priors(state, actions)
-            order = np.arange(len(actions))
-            tree.num_expanded[node] = len(actions)
-        else:
-            priors = np.full(len(actions), 1.0 / len(actions))
-            order = self.np_rng.permutation(len(actions))
+        prior = 1.0 / len(actions)
+        order = self.np_rng.permutation(len(actions))
         if len(self.states) < first + len(actions):
             self.states.extend([None] * (first + len(actions) - len(self.states)))
-        s0 = s1 = np.uint64(0)
+        s0 = s1 = np.uint64(0)  # foreign games have no bitboards
         for index, action in zip(order, actions, strict=True):
             child = state.apply(action)
-            if self.game is not None:
-                s0, s1 = _bitboards(child)
             terminal = child.is_terminal()
             result = _result_of(child) if terminal else DRAW
             tr.set_child(
-                tree, node, index, action, s0, s1, child.current_player, terminal, result,
-                float(priors[index]),
-            )  # fmt: skip
+                tree, node, index, action, s0, s1, child.current_player, terminal, result, prior
+            )
             self.states[first + index] = child
         return True
 
-    def _priors(self, state: GameState, actions: list[int]) -> np.ndarray:
-        assert self.settings.prior_fn is not None
-        probabilities = np.asarray(self.settings.prior_fn(state), dtype=np.float64)
-        if probabilities.shape != (state.num_actions,):
-            raise ValueError(
-                f"prior_fn must return {state.num_actions} probabilities, one per action; "
-                f"got shape {probabilities.shape}"
-            )
-        legal = np.clip(probabilities[actions], 0.0, None)
-        total = legal.sum()
-        return legal / total if total > 0 else np.full(len(actions), 1.0 / len(actions))
-
     def _evaluate(self, node: int) -> float:
-        """Player 0's expected score from ``node``: the value function, or a rollout."""
+        """Player 0's score of one random playout from ``node`` (a foreign game's states)."""
         state = self._state(node)
-        if self.settings.value_fn is not None:
-            value = float(self.settings.value_fn(state))  # for the player to move, in [-1, 1]
-            value = min(1.0, max(-1.0, value))
-            score = (value + 1.0) / 2.0
-            return score if state.current_player == 0 else 1.0 - score
-        if self.game is not None:
-            s0, s1 = _bitboards(state)
-            score0, rng = self.game.kernels.rollout(
-                s0, s1, state.current_player, self.game.params, self.settings.rollout_policy,
-                self.rng_state,
-            )  # fmt: skip
-            self.rng_state = np.uint64(rng)
-            return float(score0)
         while not state.is_terminal():
             actions = state.legal_actions()
             state = state.apply(actions[int(self.np_rng.integers(len(actions)))])
         first, _ = state.returns()
         return 1.0 if first > 0 else 0.0 if first < 0 else 0.5
-
-    # --- root noise (AlphaZero) ----------------------------------------------------------------
-
-    def _expand_root_for_noise(self) -> None:
-        root = int(self.tree.meta[tr.ROOT])
-        if int(self.tree.first_child[root]) == tr.NO_NODE and not self.tree.terminal[root]:
-            self._simulate_python()
-
-    def _add_root_noise(self) -> tuple[int, np.ndarray] | None:
-        """Mix Dirichlet noise into the root priors; return what to restore afterwards."""
-        alpha = self.settings.dirichlet_alpha
-        root = int(self.tree.meta[tr.ROOT])
-        first = int(self.tree.first_child[root])
-        if alpha is None or self.settings.prior_fn is None or first == tr.NO_NODE:
-            return None
-        count = int(self.tree.num_children[root])
-        original = self.tree.prior[first : first + count].copy()
-        noise = self.np_rng.dirichlet(np.full(count, alpha))
-        epsilon = self.settings.dirichlet_epsilon
-        self.tree.prior[first : first + count] = (1 - epsilon) * original + epsilon * noise
-        return first, original
