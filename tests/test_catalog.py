@@ -137,6 +137,10 @@ def test_states_keep_the_contract(name):
                     assert square is not None and state.square_owner(*square) is None
         if state.winner is None and state.is_terminal():
             assert state.winning_line() is None
+        # The compiled searches rebuild positions from their bitboards and player to move.
+        rebuilt = game.state_from_bitboards(*state.bitboards(), state.current_player)
+        assert rebuilt == state and rebuilt.current_player == state.current_player
+        assert rebuilt.legal_actions() == legal
         previous = state
 
 
