@@ -240,11 +240,15 @@ def test_a_subclass_runs_its_own_forward() -> None:
         TorchEvaluator(net, fuse=1)  # type: ignore[arg-type]
 
 
-def test_pick_device() -> None:
+def test_pick_device(monkeypatch: pytest.MonkeyPatch) -> None:
     threads = torch.get_num_threads()
     try:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
         assert pick_device("cpu") == torch.device("cpu")
         assert torch.get_num_threads() == max(1, os.cpu_count() or 1)
+        monkeypatch.setenv("OMP_NUM_THREADS", "1")  # the user shares the machine
+        pick_device("cpu")
+        assert torch.get_num_threads() == 1
         assert pick_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
         if not torch.cuda.is_available():
             with pytest.raises(ValueError, match="CUDA is not available"):

@@ -209,11 +209,20 @@ class AZNet(nn.Module):
         return self.policy_head(x), self.value_head(x).squeeze(1)
 
 
+def _cpu_threads() -> int:
+    """``OMP_NUM_THREADS`` when it is a positive integer, else the number of cores."""
+    given = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    return max(1, os.cpu_count() or 1)
+
+
 def pick_device(device: str = "auto", set_threads: bool = True) -> torch.device:
     """The torch device for ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
 
     On the CPU, torch is told to use every core (``torch.set_num_threads``) unless
-    ``set_threads`` is false.
+    ``set_threads`` is false, or as many threads as the environment variable
+    ``OMP_NUM_THREADS`` says when it is set (to share the machine with other work).
 
     Args:
         device: ``"auto"``, ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
@@ -232,7 +241,7 @@ def pick_device(device: str = "auto", set_threads: bool = True) -> torch.device:
         name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cpu":
         if set_threads:
-            torch.set_num_threads(max(1, os.cpu_count() or 1))
+            torch.set_num_threads(_cpu_threads())
         return torch.device("cpu")
     if name == "cuda" or name.startswith("cuda:"):
         if not torch.cuda.is_available():
