@@ -142,6 +142,10 @@ def test_the_command_resumes_after_kill_9_with_the_same_games(tmp_path):
     assert ends[0]["games"] == ends[1]["games"] == 4 * QUICK["games_per_iteration"]
     assert ends[0]["positions"] == ends[1]["positions"]
     assert "model:" in resumed.stdout
+    # The model says how it was trained: the first command, then the resume.
+    metadata = json.loads((tmp_path / "killed" / "model.json").read_text())["metadata"]
+    assert [c.endswith("--resume") for c in metadata["commands"]] == [False, True]
+    assert all(c.startswith("boardzoo train tictactoe --quick") for c in metadata["commands"])
 
 
 def test_the_command_rejects_bad_input_in_one_line(tmp_path):

@@ -440,6 +440,8 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
         add_noise=True,
     )  # fmt: skip
     command = " ".join(["boardzoo", "train", *sys.argv[2:]]) if sys.argv[1:2] == ["train"] else ""
+    # Every command that trained this run, the first and each resume, go into the model files.
+    commands = [*state.get("commands", []), *([command] if command else [])]
     say = log if log is not None else (lambda line: print(line, file=sys.stderr, flush=True))
     bar = _Progress(settings, state) if settings.progress and sys.stderr.isatty() else None
     board = _tensorboard(out)
@@ -478,7 +480,7 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
             metadata = {
                 "game": settings.game, "options": dict(settings.options), "iteration": iteration,
                 "games": state["games"] + len(games.winners),
-                "positions": state["positions"] + games.positions, "command": command,
+                "positions": state["positions"] + games.positions, "commands": commands,
                 "training_seconds": round(state["seconds"] + learned - started, 1),
             }  # fmt: skip
             save_model(model, net, metadata=metadata)
@@ -506,6 +508,7 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
             state["iteration"] = iteration
             state["games"] = metadata["games"]
             state["positions"] = metadata["positions"]
+            state["commands"] = commands
             state["metrics"].append(row)
 
             def write(folder: Path) -> None:
