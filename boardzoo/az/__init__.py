@@ -10,8 +10,11 @@ first used.
 from typing import Any
 
 from boardzoo.az.evaluator import (
+    CallbackEvaluator,
     Evaluator,
     OracleEvaluator,
+    Playouts,
+    SB3Evaluator,
     UniformEvaluator,
     cell_squares,
     encode,
@@ -49,13 +52,16 @@ __all__ = [
     "AZNet",
     "Batch",
     "BatchedSearch",
+    "CallbackEvaluator",
     "Evaluator",
     "Learner",
     "ModelFileError",
     "NetConfig",
     "OracleEvaluator",
     "PUCTConfig",
+    "Playouts",
     "ReplayBuffer",
+    "SB3Evaluator",
     "SearchResult",
     "SelfPlayConfig",
     "SelfPlayGames",
