@@ -77,10 +77,15 @@ def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():
     assert losses == 0
 
 
-def test_connect_four_is_shipped_and_beats_a_random_player():
-    """The shipped Connect Four model (a work in progress, see the README) picked by ``az`` with
-    no model: at 16 simulations it wins every game against uniformly random moves, either side."""
-    game = make_game("connect_four")
+@pytest.mark.parametrize(
+    ("name", "options"), [("connect_four", {}), ("reversi", {"board_size": 6}),
+                          ("reversi", {"board_size": 8})],
+)  # fmt: skip
+def test_shipped_models_beat_a_random_player(name, options):
+    """Each shipped model of the larger games (a work in progress, see the README), picked by
+    ``az`` with no model: at 16 simulations it wins every game against uniformly random moves,
+    either side."""
+    game = make_game(name, **options)
     assert shipped_model(shipped_name(game)) is not None
     agent = make_agent("az:simulations=16", seed=0)
     agent.prepare(game)
