@@ -8,11 +8,11 @@ playouts have only one possible end.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 import pytest
 from reference_puct import puct_search
+from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import MCTSAgent
 from boardzoo.agents.mcts import AECGameState
@@ -24,20 +24,6 @@ from boardzoo.games import BoardState, TicTacToeState, make_game
 TTT = make_game("tictactoe")
 C4 = make_game("connect_four")
 REVERSI6 = make_game("reversi", board_size=6)
-
-
-@cache
-def ttt_value(state: TicTacToeState) -> int:
-    """Minimax value for the player to move: +1 win, 0 draw, -1 loss."""
-    if state.is_terminal():
-        first, second = state.returns()
-        return int(first if state.current_player == 0 else second)
-    return max(-ttt_value(state.apply(a)) for a in state.legal_actions())
-
-
-def ttt_best_actions(state: TicTacToeState) -> set[int]:
-    best = ttt_value(state)
-    return {a for a in state.legal_actions() if -ttt_value(state.apply(a)) == best}
 
 
 def random_positions(game, count: int, seed: int, max_plies: int = 12) -> list[BoardState]:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
 from boardzoo.agents.greedy import GreedyAgent
@@ -26,21 +27,6 @@ from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
 from boardzoo.games.connect_four import ConnectFourState
 
 # --- independent references --------------------------------------------------------------------
-
-
-@cache
-def ttt_value(state: TicTacToeState) -> int:
-    """Minimax value for the player to move: +1 win, 0 draw, -1 loss."""
-    if state.is_terminal():
-        first, second = state.returns()
-        # The player to move at a finished game is the one who did not make the last move.
-        return int(first if state.current_player == 0 else second)
-    return max(-ttt_value(state.apply(a)) for a in state.legal_actions())
-
-
-def ttt_best_actions(state: TicTacToeState) -> set[int]:
-    best = ttt_value(state)
-    return {a for a in state.legal_actions() if -ttt_value(state.apply(a)) == best}
 
 
 @cache
