@@ -596,7 +596,8 @@ def _saved_train_settings(out: Path) -> dict[str, Any]:
         return {}  # train() says what is missing
     if not isinstance(saved, dict):
         return {}
-    for key in ("out", "resume", "minutes", "iterations", "progress", "device"):
+    # The budgets stay: `--resume` alone finishes an interrupted run; give them to train further.
+    for key in ("out", "resume", "progress", "device"):
         saved.pop(key, None)
     if isinstance(saved.get("panel"), list):
         saved["panel"] = tuple(saved["panel"])

@@ -285,6 +285,9 @@ def test_resume_alone_continues_a_run_with_its_own_settings(tmp_path):
     saved = json.loads((tmp_path / "r4" / "settings.json").read_text())
     assert state["iteration"] == 2
     assert saved["options"] == {"board_size": 4} and saved["channels"] == 4
+    # With no budget given, the one the run started with (1 iteration) holds: nothing to do.
+    assert main(["train", "reversi", "--out", out, "--resume", "--no-progress"]) == 0
+    assert json.loads((tmp_path / "r4" / "checkpoint" / "state.json").read_text())["iteration"] == 2
     # A setting given again must still match the run.
     assert main(["train", "reversi", "--out", out, "--resume", "--iterations", "3",
                  "--channels", "8", "--no-progress"]) == 2  # fmt: skip
