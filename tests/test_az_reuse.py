@@ -412,3 +412,30 @@ def test_reuse_with_several_leaves_a_step_keeps_the_budget() -> None:
     assert result.reused.all()
     np.testing.assert_array_equal(result.visits.sum(axis=1), result.inherited + 64)
     assert search.forest is not None and not search.forest.pending[:, :1000].any()
+
+
+@pytest.mark.parametrize("name", ["reversi6", "connect_four"])
+def test_warm_up_reroots_once_and_leaves_no_tree_to_reuse(name: str, monkeypatch: Any) -> None:
+    """``warm_up`` runs the reuse kernels (so a clock never pays their compile), then the next
+    search starts fresh, whatever position it is given."""
+    import boardzoo.az.search as search_module
+
+    game = GAMES[name]
+    search = BatchedSearch(game, 1, seed=0)
+    compacted: list[int] = []
+    real_compact = search_module._compact
+
+    def counting_compact(*args: Any) -> None:
+        compacted.append(1)
+        real_compact(*args)
+
+    monkeypatch.setattr(search_module, "_compact", counting_compact)
+    search.warm_up(LinearEvaluator(game))
+    assert compacted == [1]
+    state = game.initial_state()
+    for again in (state, state.apply(state.legal_actions()[0])):
+        result = search.search([again], LinearEvaluator(game), simulations=20, reuse=True)
+        assert not result.reused[0]
+        np.testing.assert_array_equal(result.visits, fresh(game, again, 20).visits)
+        search = BatchedSearch(game, 1, seed=0)
+        search.warm_up(LinearEvaluator(game))

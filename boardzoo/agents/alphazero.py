@@ -150,7 +150,7 @@ class AlphaZeroAgent(Agent):
         )
         search = BatchedSearch(game, 1, config, seed=self.seed % 2**62)
         with compile_notice(f"the AlphaZero search for {game.name}", 15):
-            search.search([game.initial_state()], evaluator, simulations=2)
+            search.warm_up(evaluator)
         self._players[game] = (search, evaluator)
 
     def act(self, env: Any) -> int:

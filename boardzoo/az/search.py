@@ -1105,6 +1105,21 @@ class BatchedSearch:
             inherited=inherited,
         )
 
+    def warm_up(self, evaluator: Evaluator) -> None:
+        """Compile (or load from numba's cache) every kernel a search of this game runs, tree
+        reuse included, by searching the start position and then one of its children; call it
+        before any clock starts. No tree is left for a later ``reuse=True`` search.
+
+        Args:
+            evaluator: the network (any evaluator of this game).
+        """
+        root = self.game.initial_state()
+        chosen = self.search([root], evaluator, simulations=8).action[0]
+        if not self.config.gumbel:  # Gumbel never reuses its tree
+            child = root.apply(int(chosen))  # the most visited child: expanded, so reused
+            self.search([child], evaluator, simulations=2, reuse=True)
+        self._kept[:] = False
+
     def advance(self, tree: int, actions: Sequence[int]) -> bool:
         """Move tree ``tree``'s root down the moves ``actions`` played since its last search.
 

@@ -82,7 +82,7 @@ def exercise(game: Game) -> None:
 
     evaluator = CallbackEvaluator(lambda s: np.ones(s.num_actions), None, "random", seed=0)
     search = BatchedSearch(game, 1, PUCTConfig(leaves_per_tree=2, max_nodes=1000), seed=0)
-    search.search([game.initial_state()], evaluator, simulations=4)
+    search.warm_up(evaluator)
 
 
 class PUCTSearch:
