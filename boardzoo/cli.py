@@ -4,6 +4,8 @@
     boardzoo play tictactoe --x mcts --o human --ui text               # terminal
     boardzoo play connect_four --first human --second mcts:time_limit=1 --ui text
     boardzoo arena reversi mcts:simulations=1000 greedy --games 200 --workers 2 --out runs/m1.jsonl
+    boardzoo arena reversi mcts:time_limit=0.1 alphabeta:depth=4 --openings xot.txt --games 200
+    boardzoo arena tictactoe mcts:simulations=200 random --sprt elo0=0,elo1=100 --games 1000
     boardzoo tournament reversi random greedy alphabeta:depth=4 --games 50 --out runs/t1
     boardzoo replay runs/m1.jsonl --game 3 [--gif game3.gif]
     boardzoo agents [mcts]                                             # agents and their options
@@ -125,6 +127,31 @@ def _add_match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar (default: shown on a terminal)"
     )
+    parser.add_argument(
+        "--openings",
+        metavar="FILE|balanced",
+        help="start the games from a suite of openings: a file with one per line in the game's "
+        "move names (XOT style: f5d6c4d3, or separated by spaces or commas; # comments), or "
+        "'balanced', the suite shipped for the game; games 2i and 2i+1 play opening i with "
+        "colours swapped (default: none, the start position)",
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        metavar="N",
+        help="start each pair of games from N random plies instead, colours swapped within the "
+        "pair (default: none; 4 with --sprt)",
+    )
+
+
+def _add_sprt(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sprt",
+        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+        help="stop as soon as a sequential probability ratio test on game pairs decides whether "
+        "the first agent is elo1 Elo stronger (H1) or at most elo0 (H0); alpha and beta default "
+        "to 0.05; --games is the cap (default: no test, all --games are played)",
+    )
 
 
 def _version() -> str:
@@ -195,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the game and agents)",
     )
     _add_match_options(arena)
+    _add_sprt(arena)
 
     tournament = command("tournament", "a round robin with Elo ratings")
     tournament.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
@@ -362,16 +390,43 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
             raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
     if args.resume and args.out is None:
         raise UserError("--resume continues a run: give its --out too")
+    if args.opening_plies is not None and args.opening_plies < 0:
+        raise UserError(f"--opening-plies must be 0 or more, got {args.opening_plies}")
+    if args.openings is not None and args.opening_plies is not None:
+        raise UserError(
+            "--openings and --opening-plies both choose how games start (a suite of openings, "
+            "or random plies): give one of them"
+        )
     options = _options(args)
+    sprt = None
+    if getattr(args, "sprt", None) is not None:
+        from boardzoo.arena.sprt import parse_sprt
+
+        try:
+            sprt = parse_sprt(args.sprt)
+        except ValueError as error:  # "sprt: ..." names the flag
+            raise UserError(f"--{error}") from None
+    openings = None
+    if args.openings is not None:
+        from boardzoo.arena.openings import load_openings
+        from boardzoo.games.catalog import make_game
+
+        openings = load_openings(args.openings, make_game(args.game, **options))
     _check_specs(args.agents)
-    return {
+    settings: dict[str, Any] = {
         "seed": args.seed,
         "options": options,
         "time_limit": args.time_limit,
         "workers": args.workers,
         "resume": args.resume,
         "progress": not args.no_progress,
+        "openings": openings,
+        "opening_plies": args.opening_plies,
+        "pair_openings": args.opening_plies is not None,
     }
+    if sprt is not None:
+        settings["sprt"] = sprt
+    return settings
 
 
 def _slug(text: str) -> str:
@@ -596,6 +651,9 @@ def _saved_train_settings(out: Path) -> dict[str, Any]:
         return {}  # train() says what is missing
     if not isinstance(saved, dict):
         return {}
+    from boardzoo.az.train import with_old_defaults
+
+    saved = with_old_defaults(saved)
     # The budgets stay: `--resume` alone finishes an interrupted run; give them to train further.
     for key in ("out", "resume", "progress", "device"):
         saved.pop(key, None)

@@ -736,6 +736,27 @@ def test_games_are_handed_out_as_workers_free_up(monkeypatch):
     assert sorted(built) == list(range(len(built)))
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_run_games_starts_no_game_once_told_to_stop(workers):
+    from boardzoo.arena.match import GameTask, make_settings, run_games
+
+    settings = make_settings("tictactoe", ("random", "random"), 0, None, FAST, None, False)
+    taken = []
+
+    def tasks():
+        for index in range(1000):
+            taken.append(index)
+            yield GameTask(settings, index, ("random", "random"), ({}, {}))
+
+    records: list[Any] = []
+    run_games(tasks(), workers=workers, isolate=False, on_record=records.append,
+              stop_when=lambda: len(records) >= 5)  # fmt: skip
+    # the games in play when the fifth ended finish and are kept; no other game is taken
+    assert 5 <= len(records) <= 5 + workers - 1
+    assert len(taken) == len(records)
+    assert sorted(r["game_index"] for r in records) == taken
+
+
 def _records_of(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 

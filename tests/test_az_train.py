@@ -312,3 +312,22 @@ def test_az_continues_its_tree_between_moves_until_reset(tiny_models):
     agent.reset()  # a new game: nothing is carried over
     agent.act(state)
     assert agent.last_search is not None and not agent.last_search.reused_tree
+
+
+def test_a_run_older_than_record_forced_resumes_without_it(tmp_path):
+    from boardzoo.cli import main
+
+    out = tmp_path / "old"
+    args = ["train", "tictactoe", "--quick", "--out", str(out), "--no-progress", "--device", "cpu"]
+    assert main([*args, "--iterations", "1"]) == 0
+    saved = json.loads((out / "settings.json").read_text())
+    assert saved["record_forced"] is True  # new runs learn forced positions too
+    del saved["record_forced"]  # as a settings.json written before the setting existed
+    (out / "settings.json").write_text(json.dumps(saved))
+    # The Python API says what differs; the command takes the run's own (old) behaviour.
+    with pytest.raises(ValueError, match="record_forced=False"):
+        train(_quick(tmp_path, "old", iterations=2, resume=True), log=lambda line: None)
+    train(_quick(tmp_path, "old", iterations=2, resume=True, record_forced=False),
+          log=lambda line: None)  # fmt: skip
+    assert main([*args, "--iterations", "3", "--resume"]) == 0
+    assert json.loads((out / "checkpoint" / "state.json").read_text())["iteration"] == 3

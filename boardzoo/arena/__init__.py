@@ -14,6 +14,11 @@ on; the reports say why each forfeited game was lost. Every game is written to a
 soon as it ends; ``resume=True`` plays only what is missing. Games are handed to the workers as
 they free up, so ``games`` can be as large as you like. Games are seeded from the match seed and
 their index: the same seed gives the same games with any number of workers.
+
+Games can start from a suite of openings, each played twice with colours swapped
+(``openings="xot.txt"`` or ``"balanced"``; :mod:`boardzoo.arena.openings`), and a match can stop as
+soon as a sequential probability ratio test on its game pairs decides (``sprt="elo0=0,elo1=20"``;
+:mod:`boardzoo.arena.sprt`).
 """
 
 from boardzoo.arena.match import (
@@ -29,6 +34,14 @@ from boardzoo.arena.match import (
     match_options,
     play_game,
     play_match,
+)
+from boardzoo.arena.openings import (
+    BALANCED,
+    OpeningSuite,
+    balanced_file,
+    load_openings,
+    opening_text,
+    parse_opening,
 )
 from boardzoo.arena.players import (
     SETUP_TIMEOUT,
@@ -70,14 +83,28 @@ from boardzoo.arena.report import (
     render_tournament,
     tournament_table,
 )
+from boardzoo.arena.sprt import (
+    PAIR_OUTCOMES,
+    SPRT,
+    SequentialTest,
+    SPRTResult,
+    pair_outcome,
+    parse_sprt,
+    pentanomial_llr,
+    sprt_bounds,
+    sprt_test,
+)
 from boardzoo.arena.tournament import TournamentResult, round_robin, tournament
 
 __all__ = [
+    "BALANCED",
     "ELO_CLIP",
     "FORFEIT_REASONS",
     "MAX_ILLEGAL",
+    "PAIR_OUTCOMES",
     "RECORD_FORMAT",
     "SETUP_TIMEOUT",
+    "SPRT",
     "AgentStats",
     "Answer",
     "EloFit",
@@ -87,23 +114,33 @@ __all__ = [
     "MatchResult",
     "MatchSettings",
     "MatchSettingsError",
+    "OpeningSuite",
     "Player",
     "ProcessPlayer",
     "RecordError",
     "RecordWarning",
     "RecordWriter",
+    "SPRTResult",
+    "SequentialTest",
     "Tally",
     "TournamentResult",
     "agent_config",
     "agent_label",
+    "balanced_file",
     "elo_from_score",
     "elo_interval",
     "find_game",
     "fit_elo",
     "forfeit_lines",
     "game_seed",
+    "load_openings",
     "match_options",
     "match_table",
+    "opening_text",
+    "pair_outcome",
+    "parse_opening",
+    "parse_sprt",
+    "pentanomial_llr",
     "play_game",
     "play_match",
     "plot_ratings",
@@ -116,6 +153,8 @@ __all__ = [
     "round_robin",
     "score_from_elo",
     "score_interval",
+    "sprt_bounds",
+    "sprt_test",
     "tournament",
     "tournament_table",
     "wilson_interval",

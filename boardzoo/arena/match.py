@@ -11,6 +11,14 @@ Rules (those of a Reversi course tournament):
 - An agent that raises loses the game (``"error"``); the error text is recorded.
 - Whatever happens to one game, the match goes on.
 
+Openings: with ``pair_openings`` games ``2i`` and ``2i + 1`` start from the same opening with
+colours swapped: ``opening_plies`` random plies, or opening ``i`` of a suite (``openings``: a file,
+``"balanced"`` or a list; see :mod:`boardzoo.arena.openings`). Opening plies are recorded with
+``move_agents`` and ``move_times`` ``null``.
+
+Sequential testing: with ``sprt`` (see :mod:`boardzoo.arena.sprt`) the match plays game pairs
+until the test accepts a hypothesis or ``games`` is reached, whichever comes first.
+
 Reproducibility: game ``i`` gets the seed ``SeedSequence([seed, i])``; each agent is built fresh
 for every game from its spec, seeded from the game seed, so every game depends only on the
 match settings and its index: a match gives the same records (except timing) with 1 or k
@@ -35,6 +43,7 @@ import numpy as np
 import boardzoo
 from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
+from boardzoo.arena.openings import OpeningsSource, OpeningSuite, load_openings
 from boardzoo.arena.players import (
     SETUP_TIMEOUT,
     Answer,
@@ -53,6 +62,7 @@ from boardzoo.arena.records import (
     open_records,
     record_options,
 )
+from boardzoo.arena.sprt import SPRT, SequentialTest, SPRTResult, parse_sprt
 from boardzoo.games.catalog import get_game, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -117,6 +127,8 @@ class MatchSettings:
         opening_plies: random plies played before the agents take over.
         pair_openings: games ``2i`` and ``2i + 1`` share their opening (colours swapped).
         tournament_seed: the tournament's seed, for matches that are part of one.
+        openings: the suite the games start from (paired: games ``2i`` and ``2i + 1`` play
+            opening ``i``), or ``None`` (random opening plies, if any).
     """
 
     game: str
@@ -127,6 +139,7 @@ class MatchSettings:
     opening_plies: int = 0
     pair_openings: bool = False
     tournament_seed: int | None = None
+    openings: OpeningSuite | None = None
 
     def make_game(self) -> Game:
         """The game played, with its options."""
@@ -143,19 +156,52 @@ class MatchSettings:
             "opening_plies": self.opening_plies,
             "pair_openings": self.pair_openings,
         }
+        if self.openings is not None:
+            fields["openings"] = self.openings.source
+            fields["openings_sha256"] = self.openings.sha256
         if self.tournament_seed is not None:
             fields["tournament_seed"] = self.tournament_seed
         return fields
 
     def mismatch(self, record: GameRecord) -> str | None:
         """How ``record`` differs from these settings (``None`` if it belongs to this match)."""
+        # Openings first (they decide the other opening settings). A suite is known by its
+        # digest: the file may have moved, its openings may not have changed.
+        digest = record.get("openings_sha256")
+        if self.openings is None and digest is not None:
+            return f"{_openings_words(record)} where this run has none"
+        if self.openings is not None and digest != self.openings.sha256:
+            played = "no suite of openings" if digest is None else _openings_words(record)
+            return f"{played} where this run has {_openings_words(self)}"
         for key, wanted in self.fields().items():
+            if key in ("openings", "openings_sha256"):
+                continue
             found = record_options(record) if key == "options" else record.get(key)
             if found != wanted:
                 return f"{key}={found!r} where this run has {key}={wanted!r}"
         if self.tournament_seed is None and "tournament_seed" in record:
             return "it is a tournament's game"
         return None
+
+    def opening(self, index: int) -> tuple[int, tuple[int, ...]] | None:
+        """The suite's opening that game ``index`` starts from, as ``(its index, its
+        actions)``; ``None`` without a suite."""
+        if self.openings is None:
+            return None
+        number = self.openings.index_of_game(index)
+        return number, self.openings.moves[number]
+
+
+def _openings_words(where: MatchSettings | Mapping[str, Any]) -> str:
+    """``openings from xot.txt (sha256 1a2b3c4d...)``, of settings or of a record."""
+    source: Any
+    digest: Any
+    if isinstance(where, MatchSettings):
+        assert where.openings is not None
+        source, digest = where.openings.source, where.openings.sha256
+    else:
+        source, digest = where.get("openings"), where.get("openings_sha256")
+    return f"openings from {source} (sha256 {str(digest)[:12]}...)"
 
 
 def match_options(
@@ -194,8 +240,10 @@ def make_settings(
     opening_plies: int | None,
     pair_openings: bool,
     tournament_seed: int | None = None,
+    openings: OpeningsSource | None = None,
 ) -> MatchSettings:
-    """Check the arguments of a match and return its settings."""
+    """Check the arguments of a match and return its settings (a suite of ``openings`` is
+    loaded and checked here, and pairs the games)."""
     checked = match_options(game, options)
     if len(agents) != 2:
         raise ValueError(f"a match needs exactly two agents, got {len(agents)}")
@@ -207,6 +255,15 @@ def make_settings(
         raise ValueError(
             f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
         )
+    suite = None
+    if openings is not None:
+        if opening_plies not in (None, 0):
+            raise ValueError(
+                f"openings and opening_plies={opening_plies!r} both choose how games start: the "
+                "openings of a suite or random plies; give one of them"
+            )
+        suite = load_openings(openings, make_game(game, **checked))
+        opening_plies, pair_openings = 0, True
     if opening_plies is None:
         opening_plies = _DEFAULT_PAIRED_OPENING if pair_openings else 0
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) or opening_plies < 0:
@@ -221,6 +278,7 @@ def make_settings(
         opening_plies=opening_plies,
         pair_openings=bool(pair_openings),
         tournament_seed=tournament_seed,
+        openings=suite,
     )
 
 
@@ -274,6 +332,10 @@ def play_game(
     state = game.initial_state()
     outcome: tuple[str, int, Answer] | None = None  # (reason, agent who forfeits, answer)
 
+    opening = settings.opening(index)
+    if opening is not None:
+        for move in opening[1]:  # checked legal when the suite was loaded
+            state = referee.play(state, move, None)
     opening_key = index // 2 if settings.pair_openings else index
     rng = np.random.default_rng(derive_seed(settings.seed, opening_key, _OPENING))
     for _ in range(settings.opening_plies):
@@ -361,6 +423,7 @@ def _record(
         "game_index": index,
         "seed": seed,
         "agent_seeds": agent_seeds,
+        **_opening_fields(settings, index),
         "first": first,
         "colours": [names[0] if a == first else names[1] for a in (0, 1)],
         "moves": referee.moves,
@@ -379,6 +442,14 @@ def _record(
         "forfeit_time": forfeit_time,
     }
     return record  # type: ignore[return-value]
+
+
+def _opening_fields(settings: MatchSettings, index: int) -> dict[str, Any]:
+    """``opening`` (its moves' names) and ``opening_index`` of a game played from a suite."""
+    if settings.openings is None:
+        return {}
+    number = settings.openings.index_of_game(index)
+    return {"opening": settings.openings.texts[number], "opening_index": number}
 
 
 # --- many games, in parallel --------------------------------------------------------------------
@@ -447,6 +518,7 @@ def run_games(
     isolate: bool = True,
     on_record: Callable[[GameRecord], None] | None = None,
     setup_timeout: float = SETUP_TIMEOUT,
+    stop_when: Callable[[], bool] | None = None,
 ) -> list[GameRecord]:
     """Play ``tasks`` on ``workers`` threads, each driving its own agent processes.
 
@@ -460,6 +532,9 @@ def run_games(
         on_record: called in the calling thread with each record as soon as its game ends.
         setup_timeout: seconds to start an agent process, and again to build and prepare the
             agent for a game.
+        stop_when: asked (in the calling thread) before each game is started: ``True`` starts
+            no more games; those in play finish and their records are kept. With it, only
+            ``workers`` games are taken ahead, so that stopping wastes no queued game.
 
     Returns:
         The records, in the order the games finished. If interrupted (KeyboardInterrupt or an
@@ -491,9 +566,13 @@ def run_games(
     pending: dict[Future[GameRecord | None], None] = {}  # in the order the games started
     upcoming = iter(tasks)
 
+    ahead = 2 * workers if stop_when is None else workers
+
     def submit() -> None:
-        """Keep ``2 * workers`` games queued or in play (a new one starts as one ends)."""
-        while len(pending) < 2 * workers:
+        """Keep ``ahead`` games queued or in play (a new one starts as one ends)."""
+        while len(pending) < ahead:
+            if stop_when is not None and stop_when():
+                return
             task = next(upcoming, None)
             if task is None:
                 return
@@ -685,6 +764,7 @@ class MatchResult:
         elo: ``agents[0]``'s Elo difference to ``agents[1]`` (clipped at ±1000).
         elo_interval: its 95% interval.
         out: the record file, if any.
+        sprt: the sequential test, for a match played with one (``None`` otherwise).
     """
 
     settings: MatchSettings
@@ -695,6 +775,7 @@ class MatchResult:
     elo: float
     elo_interval: tuple[float, float]
     out: Path | None = None
+    sprt: SPRTResult | None = None
 
     @property
     def agents(self) -> tuple[str, str]:
@@ -713,9 +794,18 @@ class MatchResult:
 
     @classmethod
     def from_records(
-        cls, records: Sequence[GameRecord], settings: MatchSettings | None = None, out: Any = None
+        cls,
+        records: Sequence[GameRecord],
+        settings: MatchSettings | None = None,
+        out: Any = None,
+        sprt: SPRT | str | None = None,
     ) -> MatchResult:
-        """Summarise the records of one match (settings default to the first record's)."""
+        """Summarise the records of one match (settings default to the first record's).
+
+        ``sprt`` runs the sequential test over the records' game pairs, in order (see
+        :class:`~boardzoo.arena.sprt.SequentialTest`).
+        """
+        test = None if sprt is None else SequentialTest(parse_sprt(sprt))
         if settings is None:
             if not records:
                 raise ValueError("no records: pass the match settings to summarise zero games")
@@ -725,6 +815,9 @@ class MatchResult:
         total = stats[0].total
         score, low, high = score_interval(total.wins, total.draws, total.losses)
         elo, elo_low, elo_high = elo_interval(total.wins, total.draws, total.losses)
+        if test is not None:
+            for record in records:
+                test.add(record["game_index"], record["scores"][0])
         return cls(
             settings=settings,
             records=records,
@@ -734,11 +827,16 @@ class MatchResult:
             elo=elo,
             elo_interval=(elo_low, elo_high),
             out=None if out is None else Path(out),
+            sprt=None if test is None else test.result(),
         )
 
 
 def settings_of(record: GameRecord) -> MatchSettings:
-    """The match settings a record was played under."""
+    """The match settings a record was played under (its suite of openings, if any, by name and
+    digest only)."""
+    openings = None
+    if "openings_sha256" in record:
+        openings = OpeningSuite(str(record.get("openings")), (), (), record["openings_sha256"])
     return MatchSettings(
         game=record["game"],
         options=record_options(record),
@@ -748,6 +846,7 @@ def settings_of(record: GameRecord) -> MatchSettings:
         opening_plies=record.get("opening_plies", 0),
         pair_openings=record.get("pair_openings", False),
         tournament_seed=record.get("tournament_seed"),
+        openings=openings,
     )
 
 
@@ -819,6 +918,8 @@ def play_match(
     *,
     options: Mapping[str, int] | None = None,
     opening_plies: int | None = None,
+    openings: OpeningsSource | None = None,
+    sprt: SPRT | str | None = None,
     isolate: bool = True,
     setup_timeout: float = SETUP_TIMEOUT,
 ) -> MatchResult:
@@ -844,6 +945,18 @@ def play_match(
             colours swapped (cancels the luck of the opening).
         opening_plies: random plies before the agents play (default 4 with ``pair_openings``,
             else 0).
+        openings: a suite of openings to start from instead: a file with one opening per line
+            (``"f5d6c4d3"``, see :mod:`boardzoo.arena.openings`), ``"balanced"`` (the suite
+            shipped for the game and board size) or a list of openings as strings. Games ``2i``
+            and ``2i + 1`` play opening ``i`` with colours swapped (``pair_openings`` is implied;
+            ``opening_plies`` may not be given). Records name their opening.
+        sprt: a sequential probability ratio test (``"elo0=0,elo1=20"`` or an
+            :class:`~boardzoo.arena.sprt.SPRT`): the match stops as soon as it accepts a
+            hypothesis about ``agents[0]``'s Elo advantage, checked after each game pair, and
+            ``games`` is only the cap. Pairs games (random paired openings unless ``openings``
+            are given). Pairs count in index order, so the verdict does not depend on the
+            workers; with several, games in play when it decides (or of later pairs, ended
+            first) are recorded, not counted. A resumed run continues the test from its records.
         isolate: run spec agents in their own processes (``False``: in this process, faster to
             start but a hanging agent hangs the match).
         setup_timeout: seconds to start an agent's process, and again to build and prepare the
@@ -862,13 +975,16 @@ def play_match(
         AgentSpecError: a spec names an unknown agent or option, or a value its agent refuses
             (the message names the key, the value and what is allowed).
         FileExistsError: ``out`` already holds games and ``resume`` is not set.
-        MatchSettingsError: resuming a file of another match.
+        MatchSettingsError: resuming a file of another match (other openings included).
         RecordError: ``out`` cannot be read or written, or holds malformed lines.
+        ValueError: a bad argument: an unreadable openings file or a bad opening in it (named
+            with its line, the move and the legal moves), bad ``sprt`` settings, ...
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if isinstance(agents, str):
         raise ValueError("agents must be a pair of specs, e.g. ('mcts', 'greedy'), not one string")
+    test = None if sprt is None else SequentialTest(parse_sprt(sprt))
     settings = make_settings(
         game,
         agents,
@@ -876,7 +992,8 @@ def play_match(
         match_options(game, options, board_size),
         time_limit,
         opening_plies,
-        pair_openings,
+        pair_openings or test is not None,
+        openings=openings,
     )
     agents = tuple(a.strip() if isinstance(a, str) else a for a in agents)
     if any(not isinstance(a, str) for a in agents):
@@ -900,16 +1017,21 @@ def play_match(
     pair: tuple[str | Agent, str | Agent] = (agents[0], agents[1])
     tasks = (GameTask(settings, i, pair, configs) for i in range(games) if i not in done)
     records = list(done.values())
+    if test is not None:
+        for record in records:  # a resumed run: the test goes on from the games played
+            test.add(record["game_index"], record["scores"][0])
 
     from boardzoo.arena.report import MatchProgress
 
     try:
-        with MatchProgress(settings, games, records, enabled=progress) as bar:
+        with MatchProgress(settings, games, records, enabled=progress, test=test) as bar:
 
             def finished(record: GameRecord) -> None:
                 if writer is not None:
                     writer.append(record)
                 records.append(record)
+                if test is not None:
+                    test.add(record["game_index"], record["scores"][0])
                 bar.update(record)
 
             run_games(
@@ -918,8 +1040,11 @@ def play_match(
                 isolate=isolate,
                 on_record=finished,
                 setup_timeout=setup_timeout,
+                stop_when=None if test is None else (lambda: test.decided),
             )
     finally:
         if writer is not None:
             writer.close()
-    return MatchResult.from_records(records, settings, out)
+    return MatchResult.from_records(
+        records, settings, out, sprt=None if test is None else test.settings
+    )

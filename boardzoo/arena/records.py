@@ -25,7 +25,11 @@ the game's ``sides``) and ``result`` is written from the first player's side, as
 the seconds the arena waited for each move and ``move_agents`` the agent who made it (both
 ``null`` for the random opening plies). ``forfeit_time`` is the seconds the arena waited for the
 answer that lost a game on time (``null`` otherwise; older records lack it). Tournament records add
-``tournament_seed``.
+``tournament_seed``. Games played from a suite of openings (:mod:`boardzoo.arena.openings`) add
+``openings`` (the suite's source: a file name or ``"balanced"``), ``openings_sha256`` (its digest,
+which a resumed run compares), ``opening`` (the game's opening, its moves' names concatenated:
+``"f5d6c4d3"``) and ``opening_index`` (its place in the suite); their opening plies are recorded
+like random ones. Records without these fields (random or no openings, older files) read as before.
 
 Format 1 (before game options) wrote ``"board_size": N`` instead of ``"options"``; such records
 are still read: :func:`record_options` gives ``{"board_size": N}`` for a game that has that option
@@ -124,6 +128,10 @@ class GameRecord(TypedDict, total=False):
     time_limit: float | None
     opening_plies: int
     pair_openings: bool
+    openings: str
+    openings_sha256: str
+    opening: str
+    opening_index: int
     first: int
     colours: list[str]
     moves: list[int]

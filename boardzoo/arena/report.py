@@ -21,6 +21,7 @@ from boardzoo.arena.match import (
 )
 from boardzoo.arena.ratings import ELO_CLIP
 from boardzoo.arena.records import GameRecord
+from boardzoo.arena.sprt import SequentialTest, SPRTResult
 from boardzoo.games.catalog import get_game
 
 if TYPE_CHECKING:
@@ -206,6 +207,36 @@ def _match_title(result: MatchResult) -> str:
     )
 
 
+def _openings_line(settings: MatchSettings) -> str | None:
+    """How the games of a match start, in words (``None`` from the start position)."""
+    if settings.openings is not None:
+        return f"Openings: {settings.openings.describe()}, each played twice with colours swapped"
+    if settings.opening_plies == 0:
+        return None
+    count = settings.opening_plies
+    plies = f"{count} random opening pl{'y' if count == 1 else 'ies'}"
+    if settings.pair_openings:
+        return f"Openings: {plies}, each opening played twice with colours swapped"
+    return f"Openings: {plies} per game"
+
+
+def _sprt_lines(sprt: SPRTResult, agent: str) -> list[str]:
+    """The sequential test in two lines: its verdict, then the pairs and the LLR."""
+    s = sprt.settings
+    head = f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}: {sprt.outcome}"
+    if sprt.decided:
+        head += f" after {sprt.pairs} pairs ({sprt.games} games)"
+        extra = sprt.played - sprt.games
+        if extra:
+            head += f"; {extra} more game{'s' if extra != 1 else ''} recorded, not counted"
+    counts = ", ".join(str(c) for c in sprt.counts)
+    detail = (
+        f"pairs scoring 0, 1/2, 1, 3/2, 2 for {agent}: {counts}; "
+        f"LLR {sprt.llr:.2f} (bounds {sprt.lower:.2f}, {sprt.upper:.2f})"
+    )
+    return [head, detail]
+
+
 def _match_summary(result: MatchResult, markdown: bool = False) -> list[str]:
     low, high = result.score_interval
     elo_low, elo_high = result.elo_interval
@@ -214,6 +245,11 @@ def _match_summary(result: MatchResult, markdown: bool = False) -> list[str]:
         f"(95% Wilson interval), Elo difference {_elo(result.elo)} "
         f"[{_elo(elo_low)}, {_elo(elo_high)}]",
     ]
+    if result.sprt is not None:
+        lines += _sprt_lines(result.sprt, result.agents[0])
+    starts = _openings_line(result.settings)
+    if starts is not None:
+        lines.append(starts)
     stats = result.stats
     if result.agents[0] == result.agents[1]:  # self-play: tell the two apart
         stats = tuple(replace(s, agent=f"{s.agent} #{i + 1}") for i, s in enumerate(result.stats))  # type: ignore[assignment]
@@ -329,6 +365,11 @@ def _tournament_title(result: TournamentResult) -> str:
 
 def _tournament_notes(result: TournamentResult) -> list[str]:
     notes = []
+    if result.openings is not None:
+        notes.append(
+            f"Openings: {result.openings.describe()}, each played twice per pair with colours "
+            "swapped."
+        )
     if result.elo is not None:
         notes.append(
             f"Elo: maximum likelihood (Bradley-Terry, draws half), {result.elo.anchor} anchored "
@@ -533,6 +574,7 @@ class MatchProgress(_Progress):
         total: games to reach.
         records: records already there (a resumed run).
         enabled: ``False`` shows nothing (also off when stderr is not a terminal).
+        test: the match's sequential test, whose LLR is shown too.
     """
 
     def __init__(
@@ -541,14 +583,20 @@ class MatchProgress(_Progress):
         total: int,
         records: Sequence[GameRecord],
         enabled: bool = True,
+        test: SequentialTest | None = None,
     ) -> None:
         self.settings = settings
+        self.test = test
         self.points = [sum(r["scores"][a] for r in records) for a in (0, 1)]
         super().__init__(total, len(records), enabled, self._describe)
 
     def _describe(self) -> str:
         a, b = self.settings.agents
-        return f"{a} {self.points[0]:g} - {self.points[1]:g} {b}"
+        text = f"{a} {self.points[0]:g} - {self.points[1]:g} {b}"
+        if self.test is not None:
+            lower, upper = self.test.settings.bounds
+            text += f", LLR {self.test.llr:.2f} ({lower:.2f}, {upper:.2f})"
+        return text
 
     def update(self, record: GameRecord) -> None:
         """Count a finished game."""

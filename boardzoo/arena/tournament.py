@@ -32,6 +32,7 @@ from boardzoo.arena.match import (
     open_records,
     run_games,
 )
+from boardzoo.arena.openings import OpeningsSource, OpeningSuite, load_openings
 from boardzoo.arena.players import SETUP_TIMEOUT, agent_config, agent_label
 from boardzoo.arena.ratings import EloFit, fit_elo
 from boardzoo.arena.records import GameRecord, RecordWriter
@@ -87,6 +88,7 @@ class TournamentResult:
         elo: the fitted ratings with intervals (``None`` if nothing was played).
         out_dir: the folder written to, if any.
         files: the files written, by kind (see :data:`TOURNAMENT_FILES`).
+        openings: the suite of openings every pair played from, if any.
     """
 
     game: str
@@ -101,6 +103,7 @@ class TournamentResult:
     elo: EloFit | None
     out_dir: Path | None = None
     files: dict[str, Path] | None = None
+    openings: OpeningSuite | None = None
 
     def make_game(self) -> Game:
         """The game played, with its options."""
@@ -128,6 +131,7 @@ def tournament(
     *,
     options: Mapping[str, int] | None = None,
     opening_plies: int | None = None,
+    openings: OpeningsSource | None = None,
     anchor: str | None = None,
     isolate: bool = True,
     setup_timeout: float = SETUP_TIMEOUT,
@@ -150,6 +154,9 @@ def tournament(
         pair_openings: paired random openings with colours swapped (see
             :func:`~boardzoo.arena.play_match`).
         opening_plies: random plies before the agents play (default 4 with ``pair_openings``).
+        openings: a suite of openings instead (a file, ``"balanced"`` or a list of move
+            strings; see :func:`~boardzoo.arena.play_match`): each pair plays opening ``i`` in
+            its games ``2i`` and ``2i + 1``, colours swapped.
         anchor: the agent rated ``0`` (default: the first).
         isolate: run the agents in their own processes.
         setup_timeout: seconds to start an agent's process, and again to build and prepare the
@@ -164,7 +171,8 @@ def tournament(
     Raises:
         AgentSpecError: a spec names an unknown agent or option, or a value its agent refuses.
         FileExistsError: ``out_dir`` already holds games and ``resume`` is not set.
-        MatchSettingsError: resuming a folder of another tournament.
+        MatchSettingsError: resuming a folder of another tournament (other openings included).
+        ValueError: a bad argument (a bad openings file names the line and the move).
     """
     if isinstance(agents, str) or any(not isinstance(a, str) for a in agents):
         raise TypeError("a tournament takes a list of agent specs (strings)")
@@ -185,6 +193,14 @@ def tournament(
         raise ValueError(f"games_per_pair must be a positive int, got {games_per_pair!r}")
     if resume and out_dir is None:
         raise ValueError("resume=True needs the folder (out_dir) of the tournament to resume")
+    suite = None
+    if openings is not None:
+        if opening_plies not in (None, 0):
+            raise ValueError(
+                f"openings and opening_plies={opening_plies!r} both choose how games start: the "
+                "openings of a suite or random plies; give one of them"
+            )
+        suite = load_openings(openings, make_game(game, **chosen))
     check_specs(labels)  # every agent built once, before any file or game
     configs = {a: agent_config(a) for a in labels}
     pairs = round_robin(labels)
@@ -198,6 +214,7 @@ def tournament(
             opening_plies,
             pair_openings,
             tournament_seed=int(seed),
+            openings=suite,
         )
         for pair in pairs
     }
@@ -308,6 +325,7 @@ def summarize_tournament(
         stats=stats,
         elo=elo,
         out_dir=out_dir,
+        openings=some.openings,
     )
 
 

@@ -4,7 +4,10 @@ Every position where the player to move had a choice becomes one training exampl
 observation the network sees, the legal mask, the search's policy target (visit counts for
 PUCT, the improved policy for Gumbel AlphaZero) and, once the game is over, its result from the
 point of view of the player who moved there (+1 win, 0 draw, -1 loss). Forced moves (a single
-legal action, such as Reversi's pass) are played without a search and not recorded.
+legal action, such as Reversi's pass) are played without a search; with ``record_forced`` their
+positions are recorded too, with the forced move as the policy target, so the value head learns
+positions the search meets as leaves but never has to choose in (on Reversi 4x4, 60% of the
+reachable positions).
 
 All games in flight are searched together: one :meth:`BatchedSearch.search` call per ply of
 every game, so the network sees one batch per simulation step of all of them.
@@ -39,12 +42,15 @@ class SelfPlayConfig:
             spread over more positions and the start position is still played.
         add_noise: noise at the root: Dirichlet noise on the priors (PUCT), the Gumbel noise
             of Gumbel-top-k sampling (Gumbel AlphaZero; without it every game is the same).
+        record_forced: also record the positions with a single legal action (played without a
+            search), the forced move as their policy target.
     """
 
     simulations: int = 32
     temperature_plies: int = 8
     opening_plies: int = 0
     add_noise: bool = True
+    record_forced: bool = False
 
     def __post_init__(self) -> None:
         for name, least in (("simulations", 1), ("temperature_plies", 0), ("opening_plies", 0)):
@@ -96,6 +102,13 @@ class _Game:
     movers: list[int] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     opening: int = 0
+
+    def record(self, observation: np.ndarray, mask: np.ndarray, policy: np.ndarray) -> None:
+        """Keep the position to move as a training example (its result comes at the end)."""
+        self.observations.append(observation.astype(np.int8))
+        self.masks.append(mask)
+        self.policies.append(policy.astype(np.float32))
+        self.movers.append(self.state.current_player)
 
     def play(self, action: int) -> None:
         self.moves.append(action)
@@ -167,7 +180,13 @@ def play_games(
         # forced moves need no search
         for item in active:
             while not item.state.is_terminal() and len(item.state.legal_actions()) == 1:
-                item.play(item.state.legal_actions()[0])
+                forced = int(item.state.legal_actions()[0])
+                if config.record_forced:
+                    observation, mask = encode(game, [item.state])
+                    policy = np.zeros(game.num_actions, np.float32)
+                    policy[forced] = 1.0
+                    item.record(observation[0], mask[0], policy)
+                item.play(forced)
         deciding = [item for item in active if not item.state.is_terminal()]
         if deciding:
             roots = [item.state for item in deciding]
@@ -178,10 +197,7 @@ def play_games(
             )  # fmt: skip
             simulations += result.simulations * len(roots)
             for index, item in enumerate(deciding):
-                item.observations.append(observations[index].astype(np.int8))
-                item.masks.append(masks[index])
-                item.policies.append(result.policy_target[index].astype(np.float32))
-                item.movers.append(item.state.current_player)
+                item.record(observations[index], masks[index], result.policy_target[index])
                 action = _choose(
                     result.visits[index], int(result.action[index]), item.plies, config, gumbel,
                     rng,

@@ -85,6 +85,7 @@ _FIXED = (
     "games_per_iteration",
     "temperature_plies",
     "opening_plies",
+    "record_forced",
     "dirichlet_alpha",
     "buffer_size",
     "batch_size",
@@ -94,7 +95,14 @@ _FIXED = (
     "weight_decay",
     "seed",
 )
+# What a run's settings.json written before a setting existed means: the behaviour of then.
+_BEFORE_SETTING_EXISTED: dict[str, Any] = {"record_forced": False}
 _CHECKPOINT_FORMAT = 1
+
+
+def with_old_defaults(saved: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's saved settings, with the settings it predates set to how it was trained."""
+    return {**_BEFORE_SETTING_EXISTED, **saved}
 
 
 def _int(name: str, value: Any, low: int) -> int:
@@ -141,6 +149,9 @@ class TrainSettings:
         temperature_plies: PUCT: opening plies whose move is drawn from the visit counts.
         opening_plies: the most random plies that start a self-play game (each game draws
             0 to this many; not recorded).
+        record_forced: also train on the positions with a single legal action (a pass, the
+            last column), the forced move as their policy target. Runs started before this
+            setting existed resume without it.
         dirichlet_alpha: PUCT: root noise concentration (``None``: none).
         buffer_size: positions the replay buffer keeps.
         batch_size: positions per learner step.
@@ -173,6 +184,7 @@ class TrainSettings:
     games_per_iteration: int = 128
     temperature_plies: int = 8
     opening_plies: int = 0
+    record_forced: bool = True
     dirichlet_alpha: float | None = 0.3
     buffer_size: int = 200_000
     batch_size: int = 256
@@ -207,6 +219,8 @@ class TrainSettings:
             ("steps_per_iteration", 0), ("eval_games", 0), ("eval_every", 1),
         ):  # fmt: skip
             object.__setattr__(self, name, _int(name, getattr(self, name), low))
+        if not isinstance(self.record_forced, bool):
+            raise ValueError(f"record_forced must be true or false, got {self.record_forced!r}")
         if self.search not in ("gumbel", "puct"):
             raise ValueError(f"search must be gumbel or puct, got {self.search!r}")
         if self.optimizer not in ("sgd", "adam", "adamw"):
@@ -239,6 +253,7 @@ class TrainSettings:
     def differences(self, saved: Mapping[str, Any]) -> list[str]:
         """The fixed settings where ``saved`` (a run's ``settings.json``) differs from these."""
         mine = self.to_json()
+        saved = with_old_defaults(saved)
         return [
             f"{key}={saved.get(key)!r} (this run: {mine[key]!r})"
             for key in _FIXED
@@ -436,7 +451,7 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     )
     selfplay = SelfPlayConfig(
         simulations=settings.simulations, temperature_plies=settings.temperature_plies,
-        opening_plies=settings.opening_plies,
+        opening_plies=settings.opening_plies, record_forced=settings.record_forced,
         add_noise=True,
     )  # fmt: skip
     command = " ".join(["boardzoo", "train", *sys.argv[2:]]) if sys.argv[1:2] == ["train"] else ""
