@@ -7,7 +7,8 @@ the network's value for the player to move is compared with it:
 - decisive positions (won or lost with perfect play): the value's sign must match;
 - drawn positions: counted as matching when ``|value| < --draw-margin``.
 
-    python benchmarks/az_value_sign.py --model runs/az-r4/model.pt
+    python benchmarks/az_value_sign.py                              # the shipped 4x4 model
+    python benchmarks/az_value_sign.py --model runs/az-r4e/model.pt # a run's model
 
 Prints the positions, the share whose sign matches (the issue's target: at least 95%), and the
 same split by won, drawn and lost positions.
@@ -20,6 +21,7 @@ import functools
 
 import numpy as np
 
+from boardzoo.agents.alphazero import shipped_model
 from boardzoo.az.evaluator import encode
 from boardzoo.az.model_io import load_model
 from boardzoo.az.network import TorchEvaluator
@@ -60,10 +62,16 @@ def reachable(start: ReversiState) -> list[ReversiState]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", required=True, help="a Reversi 4x4 model file")
+    parser.add_argument(
+        "--model", help="a Reversi 4x4 model file (default: the shipped reversi-4x4 model)"
+    )
     parser.add_argument("--draw-margin", type=float, default=0.5)
     args = parser.parse_args()
     game = make_game("reversi", board_size=4)
+    if args.model is None:
+        args.model = shipped_model("reversi-4x4")
+    if args.model is None:
+        parser.error("no shipped reversi-4x4 model in this install: give --model")
     net, _, _ = load_model(args.model, game=game)
     evaluate = TorchEvaluator(net)
     states = reachable(game.initial_state())

@@ -310,6 +310,14 @@ def build_parser() -> argparse.ArgumentParser:
             flag, type=kind, default=None, choices=choices, help=f"{text} (default: {default})"
         )
     train.add_argument(
+        "--record-forced",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on the positions with a single legal move too (a pass, the last column); "
+        "--no-record-forced as runs before this option (default: on for a new run, a resumed "
+        "run keeps its own)",
+    )
+    train.add_argument(
         "--panel",
         nargs="+",
         metavar="SPEC",
@@ -617,7 +625,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         "iterations": args.iterations, "resume": args.resume, "device": args.device,
         "seed": args.seed, "search": args.search, "simulations": args.simulations,
         "games_per_iteration": args.games_per_iteration, "parallel_games": args.parallel_games,
-        "opening_plies": args.opening_plies,
+        "opening_plies": args.opening_plies, "record_forced": args.record_forced,
         "channels": args.channels, "blocks": args.blocks, "batch_size": args.batch_size,
         "steps_per_iteration": args.steps_per_iteration, "lr": args.lr,
         "buffer_size": args.buffer_size, "eval_games": args.eval_games,

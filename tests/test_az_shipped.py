@@ -40,11 +40,12 @@ def drawn_openings(plies: int) -> list[tuple[int, ...]]:
     return found
 
 
-def test_tictactoe_is_shipped_and_az_without_a_model_picks_it():
+def test_tictactoe_is_shipped_and_az_without_a_model_picks_it(tmp_path, monkeypatch):
     game = make_game("tictactoe")
     assert shipped_name(game) == "tictactoe" and shipped_model("tictactoe") is not None
     agent = make_agent("az:simulations=50")
     assert agent.act(game.initial_state()) in game.initial_state().legal_actions()
+    monkeypatch.setattr("boardzoo.agents.alphazero.SHIPPED_MODELS_DIR", tmp_path)  # none there
     with pytest.raises(ValueError, match="no shipped model for"):
         AlphaZeroAgent(simulations=10).prepare(make_game("reversi", board_size=4))
 
@@ -78,8 +79,8 @@ def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():
 
 
 @pytest.mark.parametrize(
-    ("name", "options"), [("connect_four", {}), ("reversi", {"board_size": 6}),
-                          ("reversi", {"board_size": 8})],
+    ("name", "options"), [("connect_four", {}), ("reversi", {"board_size": 4}),
+                          ("reversi", {"board_size": 6}), ("reversi", {"board_size": 8})],
 )  # fmt: skip
 def test_shipped_models_beat_a_random_player(name, options):
     """Each shipped model of the larger games (a work in progress, see the README), picked by

@@ -331,3 +331,8 @@ def test_a_run_older_than_record_forced_resumes_without_it(tmp_path):
           log=lambda line: None)  # fmt: skip
     assert main([*args, "--iterations", "3", "--resume"]) == 0
     assert json.loads((out / "checkpoint" / "state.json").read_text())["iteration"] == 3
+    assert main([*args, "--iterations", "4", "--resume", "--record-forced"]) == 2  # not its own
+    fresh = tmp_path / "fresh"
+    assert main([*args[:-5], "--out", str(fresh), "--no-progress", "--device", "cpu",
+                 "--iterations", "1", "--no-record-forced"]) == 0  # fmt: skip
+    assert json.loads((fresh / "settings.json").read_text())["record_forced"] is False
