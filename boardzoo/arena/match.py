@@ -43,7 +43,7 @@ import numpy as np
 import boardzoo
 from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
-from boardzoo.arena.openings import OpeningsSource, OpeningSuite, load_openings
+from boardzoo.arena.openings import OpeningsSource, OpeningSuite, match_openings
 from boardzoo.arena.players import (
     SETUP_TIMEOUT,
     Answer,
@@ -255,14 +255,8 @@ def make_settings(
         raise ValueError(
             f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
         )
-    suite = None
-    if openings is not None:
-        if opening_plies not in (None, 0):
-            raise ValueError(
-                f"openings and opening_plies={opening_plies!r} both choose how games start: the "
-                "openings of a suite or random plies; give one of them"
-            )
-        suite = load_openings(openings, make_game(game, **checked))
+    suite = match_openings(openings, opening_plies, make_game(game, **checked))
+    if suite is not None:
         opening_plies, pair_openings = 0, True
     if opening_plies is None:
         opening_plies = _DEFAULT_PAIRED_OPENING if pair_openings else 0

@@ -49,6 +49,7 @@ __all__ = [
     "OpeningsSource",
     "balanced_file",
     "load_openings",
+    "match_openings",
     "opening_text",
     "parse_opening",
 ]
@@ -287,3 +288,22 @@ def load_openings(openings: OpeningsSource, game: Game | str) -> OpeningSuite:
     raise ValueError(
         f"openings must be a file, 'balanced' or a list of move strings, got {openings!r}"
     )
+
+
+def match_openings(
+    openings: OpeningsSource | None, opening_plies: int | None, game: Game
+) -> OpeningSuite | None:
+    """The suite a match or tournament starts its games from (``None`` without ``openings``).
+
+    Raises:
+        ValueError: ``openings`` together with random ``opening_plies`` (both choose how games
+            start), or a bad suite (see :func:`load_openings`).
+    """
+    if openings is None:
+        return None
+    if opening_plies not in (None, 0):
+        raise ValueError(
+            f"openings and opening_plies={opening_plies!r} both choose how games start: the "
+            "openings of a suite or random plies; give one of them"
+        )
+    return load_openings(openings, game)

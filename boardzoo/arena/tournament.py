@@ -32,7 +32,7 @@ from boardzoo.arena.match import (
     open_records,
     run_games,
 )
-from boardzoo.arena.openings import OpeningsSource, OpeningSuite, load_openings
+from boardzoo.arena.openings import OpeningsSource, OpeningSuite, match_openings
 from boardzoo.arena.players import SETUP_TIMEOUT, agent_config, agent_label
 from boardzoo.arena.ratings import EloFit, fit_elo
 from boardzoo.arena.records import GameRecord, RecordWriter
@@ -193,14 +193,7 @@ def tournament(
         raise ValueError(f"games_per_pair must be a positive int, got {games_per_pair!r}")
     if resume and out_dir is None:
         raise ValueError("resume=True needs the folder (out_dir) of the tournament to resume")
-    suite = None
-    if openings is not None:
-        if opening_plies not in (None, 0):
-            raise ValueError(
-                f"openings and opening_plies={opening_plies!r} both choose how games start: the "
-                "openings of a suite or random plies; give one of them"
-            )
-        suite = load_openings(openings, make_game(game, **chosen))
+    suite = match_openings(openings, opening_plies, make_game(game, **chosen))
     check_specs(labels)  # every agent built once, before any file or game
     configs = {a: agent_config(a) for a in labels}
     pairs = round_robin(labels)
