@@ -226,7 +226,16 @@ def safe_name(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec)
 
 
-def play_point(folder: Path, args: Any, first: str, second: str, label: str = "") -> dict[str, Any]:
+def play_point(
+    folder: Path,
+    args: Any,
+    first: str,
+    second: str,
+    label: str = "",
+    *,
+    openings: str | None = None,
+    sprt: str | None = None,
+) -> dict[str, Any]:
     """One match through the arena, recorded to ``folder/<first>__<second>.jsonl``.
 
     ``args`` gives the match: ``game`` and its options (:func:`game_options`), ``games``,
@@ -235,7 +244,10 @@ def play_point(folder: Path, args: Any, first: str, second: str, label: str = ""
     A file already there is resumed (only missing games are played), so a rerun of an
     interrupted experiment in the same folder picks up where it stopped. Returns the
     :data:`POINT_FIELDS` row of ``first``'s score with its 95% Wilson interval; ``label`` names
-    the file instead of the specs (for long model paths).
+    the file instead of the specs (for long model paths). ``openings`` (a file or
+    ``"balanced"``) and ``sprt`` (``"elo0=0,elo1=20"``) are :func:`~boardzoo.arena.play_match`'s;
+    with ``sprt`` the row has an ``"sprt"`` field too: the test's outcome
+    (``"H1 accepted"``, ``"undecided at 100 games"``, ...).
     """
     from boardzoo.arena import play_match
 
@@ -244,15 +256,19 @@ def play_point(folder: Path, args: Any, first: str, second: str, label: str = ""
     result = play_match(
         args.game, (first, second), games=args.games, seed=args.seed,
         options=game_options(args), workers=args.workers, out=out, resume=out.exists(),
-        progress=False,
+        progress=False, openings=openings, sprt=sprt,
     )  # fmt: skip
     tally = result.stats[0].total
     low, high = result.score_interval
     row = dict(zip(POINT_FIELDS[:3], (first, second, result.games), strict=True))
     row |= {"wins": tally.wins, "draws": tally.draws, "losses": tally.losses}
     row |= {"score": result.score, "low": low, "high": high}
+    verdict = ""
+    if result.sprt is not None:
+        row["sprt"] = result.sprt.outcome
+        verdict = f"  SPRT {result.sprt.outcome}"
     print(f"{first:<32} vs {second:<32} {tally}  score {result.score:.1%} "
-          f"[{low:.1%}, {high:.1%}]", flush=True)  # fmt: skip
+          f"[{low:.1%}, {high:.1%}]{verdict}", flush=True)  # fmt: skip
     return row
 
 

@@ -8,8 +8,10 @@ compiled during the first game. (Without it the agents compile what they need in
 :meth:`~boardzoo.agents.Agent.prepare`, before any clock runs, with a notice on stderr.)
 
 For each catalog game this compiles the game's rules, then each agent's compiled code for that
-game: the greedy player's kernels, the alpha-beta search, and the MCTS search (UCT's compiled loop,
-and the batched PUCT search and playouts used with prior or value functions). No option value
+game: the greedy player's kernels and the alpha-beta search (with the hand-made evaluation and,
+for games that ship one, the learned one), and the MCTS search (UCT's compiled loop, the
+enhanced loop that runs with any of the enhancements such as ``rave`` or ``threads``, and the
+batched PUCT search and playouts used with prior or value functions). No other option value
 of a game or an agent changes the compiled code, so one pass per game covers every option. The
 first game is compiled in this process (it also compiles the code all games share); the others
 in parallel processes, one per game, as many at a time as there are CPU cores.
@@ -58,17 +60,34 @@ def _rules(name: str) -> None:
     state.returns()
 
 
+def _has_learned_eval(game: Any) -> bool:
+    """Whether ``game`` ships a learned evaluation (``eval=learned``)."""
+    from boardzoo.learned import load_net
+
+    try:
+        load_net(game)
+    except ValueError:
+        return False
+    return True
+
+
 def _prepare(name: str, part: str) -> None:
     from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
     from boardzoo.games.catalog import make_game
 
     game = make_game(name)
+    learned = _has_learned_eval(game)
     if part == "greedy":
         GreedyAgent(seed=0).prepare(game)
+        if learned:
+            GreedyAgent(eval="learned", seed=0).prepare(game)
     elif part == "alphabeta":
         AlphaBetaAgent(depth=2, seed=0).prepare(game)
+        if learned:
+            AlphaBetaAgent(depth=2, eval="learned", seed=0).prepare(game)
     elif part == "mcts":
         MCTSAgent(simulations=1, seed=0).prepare(game)  # the compiled loop
+        MCTSAgent(simulations=1, rave=True, seed=0).prepare(game)  # the enhanced loop
         uniform = MCTSAgent(simulations=1, prior_fn=lambda s: np.ones(s.num_actions), seed=0)
         uniform.prepare(game)  # the batched PUCT search (prior and value functions)
 

@@ -5,10 +5,11 @@ fixed-depth negamax (a pass is a ply) with the game's move ordering and evaluati
 corners first, X-squares last and, with 3 or more plies left, fewest replies for the opponent
 first, the "fastest-first" rule of endgame solvers; an evaluation of mobility, corners, X-squares
 next to an empty corner and discs. Connect Four: centre columns first; threats and centre
-control). Positions with few empty squares are solved exactly to the end of the game, so
-TicTacToe is always played perfectly. With a time limit, iterative deepening runs under a node
-budget worked out from the measured search speed. Equally good root moves are told apart by a
-seeded shuffle of the root moves.
+control), or, with ``eval="learned"``, the game's learned n-tuple evaluation
+(:mod:`boardzoo.learned`) at the horizon. Positions with few empty squares are solved exactly to
+the end of the game, so TicTacToe is always played perfectly. With a time limit, iterative
+deepening runs under a node budget worked out from the measured search speed. Equally good root
+moves are told apart by a seeded shuffle of the root moves.
 
 References: Knuth & Moore, "An analysis of alpha-beta pruning" (1975); Slate & Atkin, "CHESS 4.5:
 the Northwestern University chess program" (1977) for iterative deepening; Rosenbloom, "A
@@ -20,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
+from boardzoo.learned.ntuple import load_net
 
 __all__ = ["WIN", "AlphaBetaAgent", "AlphaBetaInfo"]
 
@@ -54,7 +56,8 @@ class AlphaBetaInfo:
     ``score`` is from the point of view of the player to move: the game's ``final_score`` for a
     finished game (:data:`WIN` plus a margin for a win: Reversi's disc difference, TicTacToe's and
     Connect Four's empty squares; 0 for a draw; negative for a loss), otherwise the game's
-    heuristic evaluation, far below :data:`WIN`.
+    heuristic evaluation (with ``eval="learned"``: 10000 times the learned value, in (-10000,
+    10000)), far below :data:`WIN`.
     """
 
     action: int
@@ -81,9 +84,18 @@ def _cells(bits: int) -> list[int]:
     return [i for i in range(bits.bit_length()) if bits >> i & 1]
 
 
+EVALS = ("hand", "learned")
+
+
+def _net_arrays(game: Game, evaluation: str) -> tuple[np.ndarray, ...] | None:
+    """What the compiled search gets for ``evaluation``: the arrays of the game's learned net,
+    or ``None`` for the game's own evaluation."""
+    return tuple(load_net(game)) if evaluation == "learned" else None
+
+
 @cache
-def _calibrated_rate(game: Game) -> float:
-    """Nodes per second of a small search of ``game``, once per process and game.
+def _calibrated_rate(game: Game, evaluation: str = "hand") -> float:
+    """Nodes per second of a small search of ``game``, once per process, game and evaluation.
 
     This also compiles (or loads) the game's search before any clock runs.
     """
@@ -96,18 +108,18 @@ def _calibrated_rate(game: Game) -> float:
         counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
         counters[k.BUDGET] = 200_000
         began = time.perf_counter()
-        search_root(s0, s1, 0, game.params, root, 6, counters)
+        search_root(s0, s1, 0, game.params, root, 6, counters, _net_arrays(game, evaluation))
         best = max(best, counters[k.NODES] / max(time.perf_counter() - began, 1e-9))
     return 0.5 * best  # on the safe side: a budget too small only stops a search early
 
 
-# Kernel modules whose search this process has loaded or compiled and run once.
-_PREPARED: set[str] = set()
+# (Kernel module, evaluation) of the searches this process has loaded or compiled and run once.
+_PREPARED: set[tuple[str, str]] = set()
 
 
-def _exercise_search(game: Game) -> None:
-    """Load or compile ``game``'s search and run every compiled piece it uses once, with the
-    argument types of a real search (so nothing is compiled later)."""
+def _exercise_search(game: Game, evaluation: str) -> None:
+    """Load or compile ``game``'s search with ``evaluation`` and run every compiled piece it uses
+    once, with the argument types of a real search (so nothing is compiled later)."""
     search_root = k.compiled_alphabeta(game)["search_root"]
     kernels, params = game.kernels, game.params
     state = game.initial_state()
@@ -118,7 +130,8 @@ def _exercise_search(game: Game) -> None:
     root = np.array([c for _, c in sorted(zip(keys, cells, strict=True))], dtype=np.int64)
     counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
     counters[k.BUDGET] = 5_000
-    index, _, _ = search_root(s0, s1, player, params, root, 2, counters)
+    net = _net_arrays(game, evaluation)
+    index, _, _ = search_root(s0, s1, player, params, root, 2, counters, net)
     kernels.cell_action(int(root[index]), params)
 
 
@@ -133,6 +146,9 @@ class AlphaBetaAgent(Agent):
             whichever comes first.
         exact_empties: positions with at most this many empty squares (0 to 64) are solved to
             the end of the game (so TicTacToe, with 9 squares, is always solved by default).
+        eval: the evaluation at the horizon: ``hand``, the game's hand-made one, or
+            ``learned``, its n-tuple network trained by self-play (Reversi and Connect Four),
+            scaled to ``10000 * value``.
         seed: seed of the tie-breaking between equally good moves (an int, a NumPy
             ``Generator`` or ``None``).
     """
@@ -144,6 +160,7 @@ class AlphaBetaAgent(Agent):
         depth: int | None = 4,
         time_limit: float | None = None,
         exact_empties: int = 10,
+        eval: Literal["hand", "learned"] = "hand",
         seed: Seed = None,
     ) -> None:
         depth = check_optional_int("depth", depth, 1, k.UNBOUNDED_DEPTH - 1)
@@ -153,6 +170,9 @@ class AlphaBetaAgent(Agent):
                 "depth=none is not allowed without a time_limit: give a depth, a time limit or both"
             )
         exact_empties = check_int("exact_empties", exact_empties, 0, 64)
+        if eval not in EVALS:
+            raise ValueError(f"eval must be one of {', '.join(EVALS)}, got {eval!r}")
+        self.eval = eval
         self.depth = int(depth) if depth is not None else None
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.exact_empties = int(exact_empties)
@@ -175,14 +195,19 @@ class AlphaBetaAgent(Agent):
 
         Args:
             game: the catalog game (with its options) that will be searched.
+
+        Raises:
+            ValueError: ``eval="learned"`` and ``game`` has no learned evaluation.
         """
-        key = game.spec.kernels
+        if self.eval == "learned":
+            load_net(game)  # a clear error for a game without a net, before any notice
+        key = (game.spec.kernels, self.eval)
         if key not in _PREPARED:
             with compile_notice(f"the alpha-beta search for {game.name}", 5):
-                _exercise_search(game)
+                _exercise_search(game, self.eval)
             _PREPARED.add(key)
         if self.time_limit is not None and self._rate == 0.0:
-            self._rate = _calibrated_rate(game)
+            self._rate = _calibrated_rate(game, self.eval)
 
     def act(self, env: Any) -> int:
         """Search from ``env``'s position (never changed) and return the chosen action."""
@@ -197,9 +222,11 @@ class AlphaBetaAgent(Agent):
     def _search(self, state: BoardState) -> AlphaBetaInfo:
         actions = legal_or_raise(state)
         game = state.game
-        if game.spec.kernels not in _PREPARED or (self.time_limit is not None and not self._rate):
+        prepared = (game.spec.kernels, self.eval) in _PREPARED
+        if not prepared or (self.time_limit is not None and not self._rate):
             self.prepare(game)
         search_root = k.compiled_alphabeta(game)["search_root"]
+        net = _net_arrays(game, self.eval)
         start = time.perf_counter()
         params, player = game.params, state.current_player
         s0, s1 = (np.uint64(b) for b in state.bitboards())
@@ -238,7 +265,7 @@ class AlphaBetaAgent(Agent):
                 if left <= 0:
                     break
                 counters[k.BUDGET] = max(1, int(rate * left * _BUDGET_SAFETY))
-            index, score, searched = search_root(s0, s1, player, params, root, depth, counters)
+            index, score, searched = search_root(s0, s1, player, params, root, depth, counters, net)
             took = time.perf_counter() - began
             total_nodes += int(counters[k.NODES])
             if took >= _MIN_SAMPLE_SECONDS and counters[k.NODES] >= _MIN_SAMPLE_NODES:
@@ -281,5 +308,5 @@ class AlphaBetaAgent(Agent):
     def __repr__(self) -> str:
         return (
             f"AlphaBetaAgent(depth={self.depth}, time_limit={self.time_limit}, "
-            f"exact_empties={self.exact_empties})"
+            f"exact_empties={self.exact_empties}, eval={self.eval!r})"
         )

@@ -81,6 +81,7 @@ SPEC = GameSpec(
         hint_mix=0.15,
         ranks=False,
     ),
+    evaluation_scale=30.0,  # a few open windows; a won or lost tempo (5000) reads as +-1
 )
 
 

@@ -80,6 +80,7 @@ SPEC = GameSpec(
     ),
     show_counts=True,
     heuristic_rollout=True,
+    evaluation_scale=60.0,  # about 1.5 standard deviations of the evaluation in play
 )
 
 

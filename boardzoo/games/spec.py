@@ -152,6 +152,9 @@ class GameSpec:
         look: how to draw the game.
         show_counts: the piece counts decide the game, so status lines show them (Reversi).
         heuristic_rollout: the rollout kernel has a heuristic policy (``policy=1``).
+        evaluation_scale: a typical size of the ``evaluate`` kernel's score: search that needs a
+            value in (-1, 1) (MCTS cut-offs, progressive bias) reads a score ``v`` as
+            ``tanh(v / evaluation_scale)``.
     """
 
     name: str
@@ -168,6 +171,7 @@ class GameSpec:
     look: Look
     show_counts: bool = False
     heuristic_rollout: bool = False
+    evaluation_scale: float = 1.0
     _made: dict[tuple[tuple[str, int], ...], Game] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

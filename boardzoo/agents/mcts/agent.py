@@ -34,7 +34,9 @@ from boardzoo.agents._checks import (
 from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, env_state, make_rng
 from boardzoo.agents.mcts import tree as tr
+from boardzoo.agents.mcts.enhanced_search import EnhancedSearcher, Enhancements
 from boardzoo.agents.mcts.info import MoveStats, SearchInfo
+from boardzoo.agents.mcts.presets import PRESETS, preset_options
 from boardzoo.agents.mcts.puct import PUCTSearch, PUCTSettings, exercise
 from boardzoo.agents.mcts.search import (
     ROLLOUT_HEURISTIC,
@@ -54,7 +56,13 @@ PriorFn = Callable[[GameState], np.ndarray]
 ValueFn = Callable[[GameState], float]
 
 FINAL_RULES = ("robust", "max")
-ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+ROLLOUT_POLICIES = {
+    "random": ROLLOUT_RANDOM,
+    "heuristic": ROLLOUT_HEURISTIC,
+    "lgrf": ROLLOUT_RANDOM,
+}
+EVALUATIONS = ("hand", "learned")
+MAX_THREADS = 64
 _PROVEN_NAMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 MAX_WORKERS = 256
 _MAX_SIMULATIONS = 2**62  # the compiled loop counts in int64
@@ -104,6 +112,53 @@ def _exercise_search(game: Game, settings: SearchSettings) -> None:
     searcher.run(4, None)
 
 
+# The enhancement options' defaults (a preset sets the options left at these).
+ENHANCEMENT_DEFAULTS: dict[str, Any] = {
+    "rave": False,
+    "rave_k": 300.0,
+    "progressive_bias": 0.0,
+    "progressive_widening": False,
+    "widening_k": 2.0,
+    "widening_alpha": 0.5,
+    "criticality": 0.0,
+    "cutoff": None,
+    "minimax_weight": 0.0,
+    "eval": "hand",
+    "threads": 1,
+    "virtual_loss": 1,
+    "rollout": "random",
+}
+
+
+def _enhancements(options: dict[str, Any]) -> Enhancements:
+    """The :class:`Enhancements` that the agent's option values switch on."""
+    return Enhancements(
+        rave_k=options["rave_k"] if options["rave"] else 0.0,
+        progressive_bias=options["progressive_bias"],
+        widening_k=options["widening_k"] if options["progressive_widening"] else 0.0,
+        widening_alpha=options["widening_alpha"],
+        lgrf=options["rollout"] == "lgrf",
+        cutoff=options["cutoff"],
+        minimax_weight=options["minimax_weight"],
+        criticality=options["criticality"],
+        threads=options["threads"],
+        virtual_loss=options["virtual_loss"],
+        learned_eval=options["eval"] == "learned",
+    )
+
+
+def _exercise_enhanced(game: Game, settings: SearchSettings) -> None:
+    """Run the enhanced loop of ``game`` once (one thread), as :func:`_exercise_search` does."""
+    trial = SearchSettings(c=settings.c, solver=settings.solver, rollout_policy=ROLLOUT_RANDOM)
+    searcher = EnhancedSearcher(trial, Enhancements(), 4096, seed=0)
+    state = game.initial_state()
+    searcher.set_root(state, reuse=False)
+    searcher.run(8, None)
+    searcher.run(8, time.perf_counter() + 60.0)
+    searcher.set_root(state.apply(state.legal_actions()[0]), reuse=True)
+    searcher.run(4, None)
+
+
 class MCTSAgent(Agent):
     """Monte Carlo tree search: UCT with rollouts, or PUCT with prior and value functions.
 
@@ -131,9 +186,11 @@ class MCTSAgent(Agent):
         reuse_tree: keep the tree between moves of a game; the next search starts from the
             subtree of the actual position if the tree holds it (with ``prior_fn`` or
             ``value_fn``: a node within two moves of the last root).
-        rollout: ``"random"`` or ``"heuristic"``, the game's own rollout policy, for games that
+        rollout: ``"random"``, ``"heuristic"``, the game's own rollout policy, for games that
             have one (Reversi: corners first, avoid the squares diagonally next to them, one
-            move in eight at random).
+            move in eight at random), or ``"lgrf"``: last good reply with forgetting (Baier &
+            Drake 2010): each player replies to the previous move with its reply from the last
+            playout it won, while that reply is legal; a lost playout forgets its replies.
         prior_fn: ``state -> probabilities over all actions``: switches selection to PUCT.
         value_fn: ``state -> value in [-1, 1]`` for the player to move: replaces rollouts (and
             switches selection to PUCT, with uniform priors if there is no ``prior_fn``).
@@ -142,6 +199,33 @@ class MCTSAgent(Agent):
         dirichlet_epsilon: the weight of that noise in the root's priors, in [0, 1].
         workers: searches run in parallel threads (1 to 256), each with its own tree (root
             parallelisation); their root visit counts are added up.
+        rave: RAVE (Gelly & Silver 2007): all-moves-as-first statistics per child, blended with
+            its mean by ``beta = sqrt(rave_k / (3 n + rave_k))``.
+        rave_k: RAVE's equivalence parameter: the visits at which both count about equally.
+        progressive_bias: weight ``w`` of the evaluation ``h`` of a child (in [0, 1] for the
+            player choosing it) added to its UCT score as ``w * h / (n + 1)`` (0: off).
+        progressive_widening: only the best ``ceil(widening_k * n ** widening_alpha)``
+            children by evaluation are open at a node with ``n`` visits.
+        widening_k: see ``progressive_widening``.
+        widening_alpha: see ``progressive_widening``.
+        criticality: weight ``w`` of Coulom's criticality of a move's square (how much owning
+            it at the end of the playouts goes with winning) added as ``w * crit / (n + 1)``
+            (0: off).
+        cutoff: stop playouts after this many plies and score them with the evaluation
+            (0: the evaluation alone, no playout); ``None`` plays them out.
+        minimax_weight: implicit minimax backups (Lanctot et al. 2014): each node keeps the
+            minimax value of the evaluations below it, blended into its mean with this weight
+            (0: off).
+        eval: the evaluation that ``cutoff``, ``minimax_weight``, ``progressive_bias`` and
+            ``progressive_widening`` read: ``"hand"``, the game's hand-made one, or
+            ``"learned"``, its shipped n-tuple network (:mod:`boardzoo.learned`).
+        threads: threads growing one shared tree (tree parallelism, lock-free as in
+            Enzenberger & Müller 2009); with ``workers``, each worker's tree has this many.
+        virtual_loss: visits counted as lost at each node below which a thread's simulation
+            is running, so other threads look elsewhere (with ``threads`` > 1).
+        preset: ``"strong"``: the best combination of the options above found for the game by
+            ``experiments/enhancements.py`` (:data:`boardzoo.agents.mcts.presets.PRESETS`);
+            options given explicitly win over the preset's.
         max_nodes: nodes each tree may hold (50 bytes each, :data:`BYTES_PER_NODE`, allocated as
             they are used); once full, simulations go on from the leaves the tree has. At
             least 65 (the root and up to 64 moves); all trees must fit in the machine's memory.
@@ -159,12 +243,25 @@ class MCTSAgent(Agent):
         final: Literal["robust", "max"] = "robust",
         solver: bool = False,
         reuse_tree: bool = False,
-        rollout: Literal["random", "heuristic"] = "random",
+        rollout: Literal["random", "heuristic", "lgrf"] = "random",
         prior_fn: PriorFn | None = None,
         value_fn: ValueFn | None = None,
         dirichlet_alpha: float | None = None,
         dirichlet_epsilon: float = 0.25,
         workers: int = 1,
+        rave: bool = False,
+        rave_k: float = 300.0,
+        progressive_bias: float = 0.0,
+        progressive_widening: bool = False,
+        widening_k: float = 2.0,
+        widening_alpha: float = 0.5,
+        criticality: float = 0.0,
+        cutoff: int | None = None,
+        minimax_weight: float = 0.0,
+        eval: Literal["hand", "learned"] = "hand",
+        threads: int = 1,
+        virtual_loss: int = 1,
+        preset: Literal["none", "strong"] = "none",
         max_nodes: int = 1_000_000,
         seed: Seed = None,
     ) -> None:
@@ -179,8 +276,33 @@ class MCTSAgent(Agent):
         workers = check_int("workers", workers, 1, MAX_WORKERS)
         final = check_choice("final", final, FINAL_RULES)  # type: ignore[assignment]
         rollout = check_choice("rollout", rollout, tuple(ROLLOUT_POLICIES))  # type: ignore[assignment]
+        threads = check_int("threads", threads, 1, MAX_THREADS)
         max_nodes = _check_max_nodes(max_nodes, workers, bool(reuse_tree))
+        self.preset = check_choice("preset", preset, ("none", *PRESETS))
+        self._given = {
+            "rave": bool(rave),
+            "rave_k": check_number("rave_k", rave_k, 0.0, None, False),
+            "progressive_bias": check_number(
+                "progressive_bias", progressive_bias, 0.0, None, False
+            ),
+            "progressive_widening": bool(progressive_widening),
+            "widening_k": check_number("widening_k", widening_k, 0.0, None, False),
+            "widening_alpha": check_number("widening_alpha", widening_alpha, 0.0, 1.0, False),
+            "criticality": check_number("criticality", criticality, 0.0, None, False),
+            "cutoff": check_optional_int("cutoff", cutoff, 0),
+            "minimax_weight": check_number("minimax_weight", minimax_weight, 0.0, 1.0, False),
+            "eval": check_choice("eval", eval, EVALUATIONS),
+            "threads": threads,
+            "virtual_loss": check_int("virtual_loss", virtual_loss, 0, 1_000_000),
+            "rollout": rollout,
+        }
         puct = prior_fn is not None or value_fn is not None
+        if puct and (self.preset != "none" or _enhancements(self._given).active):
+            raise ValueError(
+                "the MCTS enhancements (rave, progressive_bias, progressive_widening, "
+                "rollout=lgrf, criticality, cutoff, minimax_weight, threads, preset) are not "
+                "allowed with prior_fn or value_fn: they enhance UCT"
+            )
         if puct and solver:
             raise ValueError(
                 "solver=True is not allowed with prior_fn or value_fn: the PUCT search has no "
@@ -190,6 +312,7 @@ class MCTSAgent(Agent):
             int(simulations) if simulations is not None else (1000 if time_limit is None else None)
         )
         self.time_limit = float(time_limit) if time_limit is not None else None
+        self._given_c = c
         self.c = float(c) if c is not None else (1.25 if puct else math.sqrt(2.0))
         self.c_base = c_base
         self.final = final
@@ -206,6 +329,8 @@ class MCTSAgent(Agent):
         self._settings = SearchSettings(
             c=self.c, solver=self.solver, rollout_policy=ROLLOUT_POLICIES[rollout]
         )
+        self.enhancements = _enhancements(self._given)
+        self._preset_game: str | None = None
         self._puct: PUCTSearch | None = None
         if puct:
             settings = PUCTSettings(
@@ -262,15 +387,43 @@ class MCTSAgent(Agent):
                     exercise(game)
                 _PREPARED.add(key)
             return
+        self._apply_preset(game)
+        self.enhancements.check_game(game, self._settings)  # loads a learned net now
         self._make_searchers()
         if self.workers > 1 and self._pool is None:
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mcts")
-        key = (game.spec.kernels, "uct")
+        key = self._prepared_key(game)
         if key in _PREPARED:
             return
         with compile_notice(f"the MCTS search for {game.name}", 10):
-            _exercise_search(game, self._settings)
+            if self.enhancements.active:
+                _exercise_enhanced(game, self._settings)
+            else:
+                _exercise_search(game, self._settings)
         _PREPARED.add(key)
+
+    def _prepared_key(self, game: Game) -> tuple[str, str]:
+        return (game.spec.kernels, "uct-enhanced" if self.enhancements.active else "uct")
+
+    def _apply_preset(self, game: Game) -> None:
+        """Take the preset's options for ``game`` (those not given explicitly)."""
+        if self.preset == "none" or self._preset_game == game.name:
+            return
+        options = dict(self._given)
+        c = self._given_c
+        for key, value in preset_options(self.preset, game.name).items():
+            if key == "c":
+                c = value if c is None else c
+            elif options[key] == ENHANCEMENT_DEFAULTS[key]:
+                options[key] = value
+        self.c = float(c) if c is not None else math.sqrt(2.0)
+        self.rollout = cast(Literal["random", "heuristic", "lgrf"], options["rollout"])
+        self._settings = SearchSettings(
+            c=self.c, solver=self.solver, rollout_policy=ROLLOUT_POLICIES[self.rollout]
+        )
+        self.enhancements = _enhancements(options)
+        self._searchers = []
+        self._preset_game = game.name
 
     def reset(self) -> None:
         """Forget the tree (a new game starts); the random stream goes on."""
@@ -306,10 +459,14 @@ class MCTSAgent(Agent):
     def _make_searchers(self) -> None:
         if len(self._searchers) == self.workers:
             return
-        seeds = self._seed_sequence.spawn(self.workers)
-        self._searchers = [
-            Searcher(self._settings, self.max_nodes, int(s.generate_state(1)[0])) for s in seeds
-        ]
+        seeds = [int(s.generate_state(1)[0]) for s in self._seed_sequence.spawn(self.workers)]
+        if self.enhancements.active:
+            self._searchers = [
+                EnhancedSearcher(self._settings, self.enhancements, self.max_nodes, seed)
+                for seed in seeds
+            ]
+        else:
+            self._searchers = [Searcher(self._settings, self.max_nodes, seed) for seed in seeds]
 
     def _search(self, state: GameState) -> SearchInfo:
         if state.is_terminal():
@@ -318,8 +475,15 @@ class MCTSAgent(Agent):
             return self._search_puct(state)
         game = state.game
         if game is not None:
-            if (game.spec.kernels, "uct") not in _PREPARED:
+            if self._prepared_key(game) not in _PREPARED or (
+                self.preset != "none" and self._preset_game != game.name
+            ):
                 self.prepare(game)
+        elif self.preset != "none" or self.enhancements.active:
+            raise ValueError(
+                f"the MCTS enhancements and presets search catalog games only (state.game is "
+                f"None for {type(state).__name__}): use plain UCT for other games"
+            )
         elif len(state.legal_actions()) >= self.max_nodes:
             count = len(state.legal_actions())
             raise ValueError(
@@ -352,7 +516,7 @@ class MCTSAgent(Agent):
             principal_variation=self._principal_variation(action),
             simulations=sum(done for done, _ in results),
             seconds=seconds,
-            tree_nodes=sum(int(s.tree.meta[tr.NODE_COUNT]) for s in self._searchers),
+            tree_nodes=sum(s.nodes_used() for s in self._searchers),
             reused_tree=any(reused for _, reused in results),
             proven=self._root_proven(),
             workers=self.workers,

@@ -160,6 +160,10 @@ class Searcher:
                 chunk = max(16, int(rate * (deadline - now) * 0.02))
         return done
 
+    def nodes_used(self) -> int:
+        """Nodes in the tree now."""
+        return int(self.tree.meta[tr.NODE_COUNT])
+
     def root_proven(self) -> bool:
         root = int(self.tree.meta[tr.ROOT])
         return self.settings.solver and bool(tr.is_solved(self.tree, root))

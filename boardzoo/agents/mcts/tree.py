@@ -92,11 +92,12 @@ def init_root(tree, s0, s1, player, terminal, result):
     """
     tree.meta[NODE_COUNT] = 1
     tree.meta[ROOT] = 0
-    _init_node(tree, 0, NO_NODE, -1, s0, s1, player, terminal, result, 1.0)
+    init_node(tree, 0, NO_NODE, -1, s0, s1, player, terminal, result, 1.0)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _init_node(tree, node, parent, action, s0, s1, player, terminal, result, prior):
+def init_node(tree, node, parent, action, s0, s1, player, terminal, result, prior):
+    """Fill slot ``node`` as a fresh node (no visits, no children, bounds from the result)."""
     tree.s0[node] = s0
     tree.s1[node] = s1
     tree.value[node] = 0.0
@@ -129,7 +130,7 @@ def reserve_children(tree, node, count):
 @njit(cache=True, nogil=True)
 def set_child(tree, node, index, action, s0, s1, player, terminal, result, prior):
     """Fill child slot ``index`` (0-based within ``node``'s block)."""
-    _init_node(
+    init_node(
         tree, tree.first_child[node] + index, node, action, s0, s1, player, terminal, result, prior
     )
 
@@ -219,7 +220,7 @@ def descend(tree, c, use_prior, c_base, solver):
 
 
 @njit(cache=True, nogil=True)
-def _update_bounds(tree, node):
+def update_bounds(tree, node):
     """Recompute ``node``'s bounds from its children; return whether they changed.
 
     The player to move picks the best child for itself: player 0 the highest result, player 1
@@ -266,5 +267,5 @@ def backup(tree, leaf, score0, solver):
         mover = tree.player[parent]
         tree.value[node] += score0 if mover == 0 else 1.0 - score0
         if updating:
-            updating = _update_bounds(tree, parent)
+            updating = update_bounds(tree, parent)
         node = parent

@@ -1,0 +1,106 @@
+"""Simulations per second of each MCTS enhancement, and of tree parallelism; prints medians.
+
+    python benchmarks/bench_mcts_enhancements.py            # Reversi 8x8 and Connect Four
+    python benchmarks/bench_mcts_enhancements.py --quick    # a smoke run
+
+Every variant searches the start position with ``--simulations`` simulations per search (or
+``--seconds`` per search, for the parallel rows); the variants take turns, round after round,
+so the machine's noise falls on all of them alike, and each figure is the median of
+``--rounds`` rounds. Rows:
+
+- ``plain``: plain UCT (``mcts``), the compiled loop of issue 3.
+- ``enhanced loop, all off``: the enhanced loop with every enhancement off, which plays exactly
+  like plain UCT: the price of its extra bookkeeping.
+- each option alone, as ``mcts:<option>``.
+- ``threads=2`` (one shared tree, two threads), ``workers=2`` (two trees) and one thread, under
+  the same time limit: the issue's target is threads=2 >= 1.8x one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from boardzoo.agents.mcts.enhanced_search import EnhancedSearcher, Enhancements
+from boardzoo.agents.mcts.search import ROLLOUT_RANDOM, SearchSettings
+from boardzoo.agents.registry import make_agent
+from boardzoo.games.catalog import make_game
+
+OPTIONS = (
+    "rave=true",
+    "progressive_bias=1",
+    "progressive_widening=true",
+    "rollout=lgrf",
+    "criticality=1",
+    "cutoff=8",
+    "minimax_weight=0.3",
+    "minimax_weight=0.3,eval=learned",
+)
+PARALLEL = ("threads=1", "threads=2", "workers=2")
+
+
+def enhanced_off_rate(game, simulations: int) -> float:
+    """Simulations/s of the enhanced loop with everything off (no agent: it would pick plain)."""
+    settings = SearchSettings(c=math.sqrt(2.0), solver=False, rollout_policy=ROLLOUT_RANDOM)
+    searcher = EnhancedSearcher(settings, Enhancements(), 4 * simulations + 100, seed=0)
+    searcher.set_root(game.initial_state(), reuse=False)
+    start = time.perf_counter()
+    searcher.run(simulations, None)
+    return simulations / (time.perf_counter() - start)
+
+
+def agent_rate(agent, game) -> float:
+    info = agent.search(game.initial_state())
+    return info.simulations / info.seconds
+
+
+def measure(game, simulations: int, seconds: float, rounds: int) -> dict[str, list[float]]:
+    agents = {"plain": make_agent(f"mcts:simulations={simulations}", seed=0)}
+    for option in OPTIONS:
+        try:
+            agents[option] = make_agent(f"mcts:simulations={simulations},{option}", seed=0)
+            agents[option].search(game.initial_state())  # compile, load nets
+        except ValueError as error:
+            print(f"  {option}: skipped ({error})")
+            agents.pop(option, None)
+    for option in PARALLEL:
+        extra = "" if option == "threads=1" else f",{option}"
+        agents[option] = make_agent(f"mcts:time_limit={seconds}{extra}", seed=0)
+    rates: dict[str, list[float]] = {name: [] for name in ("enhanced loop, all off", *agents)}
+    enhanced_off_rate(game, 1000)  # compile
+    for agent in agents.values():
+        agent.search(game.initial_state())
+    for _ in range(rounds):
+        rates["enhanced loop, all off"].append(enhanced_off_rate(game, simulations))
+        for name, agent in agents.items():
+            rates[name].append(agent_rate(agent, game))
+    return rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run")
+    parser.add_argument("--simulations", type=int, default=50_000)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if args.quick:
+        args.simulations, args.seconds, args.rounds = 2000, 0.1, 2
+    for name, options in (("reversi", {"board_size": 8}), ("connect_four", {})):
+        game = make_game(name, **options)
+        print(f"\n{game.name} {options or ''}: median of {args.rounds} rounds")
+        rates = measure(game, args.simulations, args.seconds, args.rounds)
+        plain = statistics.median(rates["plain"])
+        one = statistics.median(rates["threads=1"])
+        print(f"{'variant':<36} {'simulations/s':>14} {'vs plain':>9}")
+        for variant, values in rates.items():
+            rate = statistics.median(values)
+            print(f"{variant:<36} {rate:>14,.0f} {rate / plain:>8.2f}x")
+        two = statistics.median(rates["threads=2"])
+        print(f"threads=2 / one thread (same time limit): {two / one:.2f}x (target >= 1.8x)")
+
+
+if __name__ == "__main__":
+    main()

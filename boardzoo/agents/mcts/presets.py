@@ -1,0 +1,28 @@
+"""Named combinations of MCTS enhancements, per game: ``mcts:preset=strong``.
+
+Each preset maps a catalog game's name to :class:`~boardzoo.agents.mcts.agent.MCTSAgent`
+options (and ``c``); the agent takes them for the options a spec leaves at their defaults. The
+``strong`` combinations are the best found by ``experiments/enhancements.py`` at equal time;
+its results and the figures behind each choice are in the README's enhancements table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["PRESETS", "preset_options"]
+
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {
+    "strong": {
+        "reversi": {"cutoff": 4, "minimax_weight": 0.3, "progressive_bias": 1.0, "eval": "learned"},
+        "connect_four": {"minimax_weight": 0.3, "progressive_bias": 1.0},
+        "tictactoe": {},
+    },
+}
+
+
+def preset_options(preset: str, game: str) -> dict[str, Any]:
+    """The options ``preset`` sets for ``game`` (none for a game the preset does not name)."""
+    if preset not in PRESETS:
+        raise ValueError(f"preset={preset!r} is not allowed: it must be one of {list(PRESETS)}")
+    return dict(PRESETS[preset].get(game, {}))

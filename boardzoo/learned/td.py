@@ -1,0 +1,439 @@
+"""TD(λ) self-play training of n-tuple networks, compiled with numba, one trainer for all games.
+
+The templates below reach the game through the contract's kernels (``kernels.placements``,
+``place``, ``outcome``, ``greedy_score``; see :mod:`boardzoo.games.spec`) and are compiled per
+game by :func:`compiled_learned` (:mod:`boardzoo.games.specialise`).
+
+Self-play: both sides play the move whose resulting position the net values best (1 ply; a
+finished game is valued by its result, and a position where the opponent must pass is valued for
+the mover again), and a uniformly random move with probability ``epsilon``. After each game every
+position ``p_t`` the mover had a choice in is moved towards its λ-return, computed backwards
+(the offline forward view of TD(λ), Sutton & Barto, *Reinforcement Learning*, ch. 12):
+
+    G_t = b_t                                  after a random move,
+    G_t = (1 - λ) b_t + λ ± G_{t+1}            otherwise (the final result after the last move),
+
+where ``b_t`` is the best one-ply value the mover saw in ``p_t`` (its backed-up value) and ``±``
+turns ``G_{t+1}`` to the point of view of ``p_t``'s mover. The update is gradient descent on the
+squared error of ``tanh``: every weight the position reads moves by
+``rate * (G_t - v) * (1 - v**2)``, with ``rate = lr / instances``.
+
+The run is deterministic: the same seed and the same number of games give the same weights, in
+one piece or resumed from a checkpoint (:func:`train`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardzoo.games._bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
+from boardzoo.games._bits import seed_rng as _seed_rng
+from boardzoo.games.spec import Game
+from boardzoo.games.specialise import specialise
+from boardzoo.learned.ntuple import (
+    NTupleNet,
+    board_digits,
+    load_net_file,
+    load_net_metadata,
+    ntuple_sum,
+    ntuple_value_arrays,
+    save_net,
+    stage_of,
+    tuple_index,
+)
+from boardzoo.learned.patterns import game_tuples
+
+__all__ = [
+    "DEFAULT_STAGES",
+    "TrainConfig",
+    "compiled_learned",
+    "duel",
+    "measure",
+    "new_net",
+    "seed_rng",
+    "train",
+    "train_games",
+]
+
+MAX_PLIES = 256  # more moves than any game of the catalog has
+OPPONENT_RANDOM, OPPONENT_GREEDY = 0, 1
+_TWO_32 = 4294967296.0
+# Stages of the weights, by game and board size.
+DEFAULT_STAGES = {
+    ("reversi", 4): 2,
+    ("reversi", 6): 4,
+    ("reversi", 8): 6,
+    ("connect_four", None): 3,
+}
+
+# Replaced by the game's kernel module in each compiled copy (see compiled_learned).
+kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
+
+
+def afterstate_value(s0, s1, player, params, cells, table, weights):
+    """The value for ``player``, who has just moved, of the position ``s0``, ``s1``.
+
+    The result (1, 0, -1) of a finished game; else minus the net's value for the opponent, or,
+    when the opponent must pass, the net's value for ``player``, who moves again.
+    """
+    other = 1 - player
+    if kernels.placements(s0, s1, other, params):
+        return -ntuple_value_arrays(s0, s1, other, params, cells, table, weights)
+    over, code = kernels.outcome(s0, s1, other, params)
+    if over:
+        result = np.float64(code - 1)  # player 0's point of view
+        return result if player == 0 else -result
+    return ntuple_value_arrays(s0, s1, player, params, cells, table, weights)
+
+
+def move_values(s0, s1, player, params, cells, table, weights):
+    """The placements of the player to move (lowest cell first) and the value of each for it."""
+    moves = kernels.placements(s0, s1, player, params)
+    out_cells = np.empty(64, dtype=np.int64)
+    out_values = np.empty(64, dtype=np.float64)
+    count = 0
+    while moves:
+        cell = lowest_bit_index(moves)
+        moves &= moves - U1
+        c0, c1 = kernels.place(s0, s1, player, cell, params)
+        out_cells[count] = cell
+        out_values[count] = afterstate_value(c0, c1, player, params, cells, table, weights)
+        count += 1
+    return out_cells[:count], out_values[:count]
+
+
+def to_move(s0, s1, player, params):
+    """Who moves after any forced pass, and where: ``(placements, player, code)``; no
+    placements means the game is over with result ``code`` for player 0 (0 loss, 1 draw, 2
+    win)."""
+    moves = kernels.placements(s0, s1, player, params)
+    if moves:
+        return moves, player, 1
+    over, code = kernels.outcome(s0, s1, player, params)
+    if over:
+        return moves, player, code
+    return kernels.placements(s0, s1, 1 - player, params), 1 - player, 1
+
+
+def keep_best(score, cell, best, best_cell, ties, rng):
+    """One step of a running maximum with ties broken uniformly at random: the new
+    ``(best, best_cell, ties, rng)`` after seeing ``cell`` score ``score``."""
+    if score > best:
+        return score, cell, 1, rng
+    if score == best:
+        ties += 1
+        rng = next_rng(rng)
+        if rng_output(rng) % np.uint64(ties) == 0:
+            best_cell = cell
+    return best, best_cell, ties, rng
+
+
+def best_move(s0, s1, player, params, moves, cells, table, weights, rng):
+    """The placement among ``moves`` with the best value (ties at random), its value, and the
+    next RNG state."""
+    best, best_cell, ties = -np.inf, -1, 0
+    while moves:
+        cell = lowest_bit_index(moves)
+        moves &= moves - U1
+        c0, c1 = kernels.place(s0, s1, player, cell, params)
+        value = afterstate_value(c0, c1, player, params, cells, table, weights)
+        best, best_cell, ties, rng = keep_best(value, cell, best, best_cell, ties, rng)
+    return best_cell, best, rng
+
+
+def greedy_move(s0, s1, player, params, moves, rng):
+    """The placement the game's greedy rule scores best (ties at random), and the RNG state."""
+    best, best_cell, ties = np.int64(-(1 << 62)), -1, 0
+    while moves:
+        cell = lowest_bit_index(moves)
+        moves &= moves - U1
+        score = kernels.greedy_score(s0, s1, player, cell, params)
+        best, best_cell, ties, rng = keep_best(score, cell, best, best_cell, ties, rng)
+    return best_cell, rng
+
+
+def learn(s0, s1, player, params, cells, table, weights, target, rate):
+    """Move the net's value of the position towards ``target`` (one gradient step on ``tanh``)."""
+    own, opp = (s0, s1) if player == 0 else (s1, s0)
+    stage = stage_of(s0, s1, params, weights.shape[0])
+    digits = board_digits(own, opp)
+    value = np.tanh(ntuple_sum(digits, stage, cells, table, weights))
+    step = rate * (target - value) * (1.0 - value * value)
+    for i in range(cells.shape[0]):
+        weights[stage, table[i], tuple_index(digits, cells, i)] += step
+
+
+def train_games(s0, s1, player, params, cells, table, weights, games, rate, lam, epsilon, rng):
+    """Play ``games`` self-play games from the position ``s0``, ``s1``, ``player`` to move and
+    learn from each (``weights`` are updated in place). Returns the RNG state and the number of
+    positions learnt from."""
+    rec_s0 = np.empty(MAX_PLIES, dtype=np.uint64)
+    rec_s1 = np.empty(MAX_PLIES, dtype=np.uint64)
+    rec_player = np.empty(MAX_PLIES, dtype=np.int64)
+    backup = np.empty(MAX_PLIES, dtype=np.float64)
+    explored = np.empty(MAX_PLIES, dtype=np.bool_)
+    positions = 0
+    threshold = epsilon * _TWO_32
+    for _ in range(games):
+        b0, b1, mover, count, code = s0, s1, player, 0, 1
+        while True:
+            moves, mover, code = to_move(b0, b1, mover, params)
+            if not moves:
+                break
+            cell, value, rng = best_move(b0, b1, mover, params, moves, cells, table, weights, rng)
+            rng = next_rng(rng)
+            explore = np.float64(rng_output(rng)) < threshold
+            if explore:
+                cell, rng = random_set_bit(moves, rng)
+            rec_s0[count], rec_s1[count], rec_player[count] = b0, b1, mover
+            backup[count], explored[count] = value, explore
+            count += 1
+            b0, b1 = kernels.place(b0, b1, mover, cell, params)
+            mover = 1 - mover
+        result = np.float64(code - 1)  # player 0's point of view
+        following = 0.0
+        for t in range(count - 1, -1, -1):
+            if t == count - 1:
+                ahead = result if rec_player[t] == 0 else -result
+            else:
+                ahead = following if rec_player[t + 1] == rec_player[t] else -following
+            following = backup[t] if explored[t] else (1.0 - lam) * backup[t] + lam * ahead
+            backup[t] = following  # the λ-return G_t
+        for t in range(count):
+            learn(
+                rec_s0[t], rec_s1[t], rec_player[t], params, cells, table, weights, backup[t], rate
+            )
+        positions += count
+    return rng, positions
+
+
+def duel(s0, s1, player, params, cells, table, weights, opponent, games, opening_plies, rng):
+    """The net's one-ply player against ``opponent`` (0 random, 1 the game's greedy rule).
+
+    Games ``2i`` and ``2i + 1`` start with the same ``opening_plies`` random moves, the net
+    playing player 0 in the first and player 1 in the second. Returns the net's score (1 a win,
+    0.5 a draw) over ``games`` games and the next RNG state.
+    """
+    score = 0.0
+    opening_rng = rng
+    for game in range(games):
+        learned = game % 2
+        if learned == 0:
+            rng = next_rng(rng)
+            opening_rng = rng
+        opening = opening_rng
+        b0, b1, mover, ply, code = s0, s1, player, 0, 1
+        while True:
+            moves, mover, code = to_move(b0, b1, mover, params)
+            if not moves:
+                break
+            if ply < opening_plies:
+                cell, opening = random_set_bit(moves, opening)
+            elif mover == learned:
+                cell, _, rng = best_move(b0, b1, mover, params, moves, cells, table, weights, rng)
+            elif opponent == OPPONENT_GREEDY:
+                cell, rng = greedy_move(b0, b1, mover, params, moves, rng)
+            else:
+                cell, rng = random_set_bit(moves, rng)
+            b0, b1 = kernels.place(b0, b1, mover, cell, params)
+            mover = 1 - mover
+            ply += 1
+        score += 0.5 * (code if learned == 0 else 2 - code)
+    return score, rng
+
+
+def compiled_learned(game: Game) -> dict[str, Any]:
+    """This module's templates compiled for ``game``'s kernels (each when first called)."""
+    templates = (afterstate_value, move_values, to_move, keep_best, best_move, greedy_move)
+    return specialise((*templates, learn, train_games, duel), game.kernels)
+
+
+# --- the driver ---------------------------------------------------------------------------------
+
+
+def seed_rng(seed: int) -> int:
+    """The RNG state a seed starts from (one splitmix64 step, never 0)."""
+    return int(_seed_rng(np.uint64(seed % 2**64)))
+
+
+def new_net(game: Game, stages: int | None = None) -> NTupleNet:
+    """A net of ``game``'s n-tuples with every weight 0 (``stages`` defaults per game)."""
+    cells, table = game_tuples(game)
+    if stages is None:
+        stages = DEFAULT_STAGES[(game.name, game.options.get("board_size"))]
+    if stages < 1:
+        raise ValueError(f"stages must be >= 1, got {stages}")
+    longest = cells.shape[1]
+    weights = np.zeros((stages, int(table.max()) + 1, 3**longest), dtype=np.float32)
+    return NTupleNet(cells, table, weights)
+
+
+class TrainConfig:
+    """The settings of a training run (stored in the checkpoint's metadata)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        lr: float = 0.1,
+        lam: float = 0.5,
+        epsilon: float = 0.1,
+        chunk_games: int = 2000,
+        stages: int | None = None,
+    ) -> None:
+        if not 0 < lr <= 10:
+            raise ValueError(f"lr must be > 0 and <= 10, got {lr!r}")
+        for name, value in (("lam", lam), ("epsilon", epsilon)):
+            if not 0 <= value <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+        if chunk_games < 1:
+            raise ValueError(f"chunk_games must be >= 1, got {chunk_games!r}")
+        self.seed, self.lr, self.lam, self.epsilon = (
+            int(seed),
+            float(lr),
+            float(lam),
+            float(epsilon),
+        )
+        self.chunk_games, self.stages = int(chunk_games), stages
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "lr": self.lr,
+            "lambda": self.lam,
+            "epsilon": self.epsilon,
+            "chunk_games": self.chunk_games,
+        }
+
+
+def _start(game: Game) -> tuple[np.uint64, np.uint64, int]:
+    state = game.initial_state()
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    return s0, s1, int(state.current_player)
+
+
+def measure(
+    game: Game, net: NTupleNet, opponent: str = "greedy", games: int = 100, seed: int = 1
+) -> float:
+    """The score (0..1) of the net's one-ply player against ``"greedy"`` or ``"random"`` over
+    ``games`` games (colours alternated, openings of a few random plies)."""
+    if opponent not in ("greedy", "random"):
+        raise ValueError(f"opponent must be 'greedy' or 'random', got {opponent!r}")
+    kind = OPPONENT_GREEDY if opponent == "greedy" else OPPONENT_RANDOM
+    plies = 2 if game.name == "connect_four" else 4
+    score, _ = compiled_learned(game)["duel"](
+        *_start(game), game.params, *net, kind, games, plies, np.uint64(seed_rng(seed))
+    )
+    return float(score) / games
+
+
+def train(
+    game: Game,
+    out: str | Path,
+    *,
+    config: TrainConfig | None = None,
+    games: int | None = None,
+    minutes: float | None = None,
+    resume: bool = False,
+    command: str = "",
+    eval_every: float = 120.0,
+    eval_games: int = 100,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """Train ``game``'s net by self-play into the directory ``out`` (checkpoint ``net.npz``).
+
+    Trains in chunks of ``config.chunk_games`` games and saves after each chunk, until ``games``
+    games in all (a run resumed counts those before) or ``minutes`` of this run have passed,
+    whichever comes first. With ``resume`` the run goes on from ``out/net.npz`` with its
+    settings, weights and RNG state. Every ``eval_every`` seconds (0: never) the log gets the
+    net's score against the game's greedy rule over ``eval_games`` games. Returns the
+    checkpoint's path.
+    """
+    if games is None and minutes is None:
+        raise ValueError("give games, minutes or both: when to stop")
+    path = Path(out) / "net.npz"
+    label = {"game": game.name, "options": dict(game.options)}
+    if resume:
+        if not path.exists():
+            raise ValueError(f"cannot resume: no checkpoint {path}")
+        meta = load_net_metadata(path)
+        if {k: meta.get(k) for k in label} != label:
+            raise ValueError(f"cannot resume: {path} is a net of {meta.get('game')} "
+                             f"{meta.get('options')}, not {game.label}")  # fmt: skip
+        net = load_net_file(path)
+        settings = meta["training"]
+        config = TrainConfig(
+            seed=settings["seed"],
+            lr=settings["lr"],
+            lam=settings["lambda"],
+            epsilon=settings["epsilon"],
+            chunk_games=settings["chunk_games"],
+        )
+        progress = meta["progress"]
+        rng = int(progress["rng"])
+        done_games, done_positions = int(progress["games"]), int(progress["positions"])
+        seconds_before = float(progress["seconds"])
+        commands = [*meta.get("commands", []), command]
+    else:
+        config = config or TrainConfig()
+        net = new_net(game, config.stages)
+        rng = seed_rng(config.seed)
+        done_games = done_positions = 0
+        seconds_before = 0.0
+        commands = [command]
+    trainer = compiled_learned(game)["train_games"]
+    rate = config.lr / net.cells.shape[0]
+    start = _start(game)
+    began = last_eval = time.perf_counter()
+    score: dict[str, Any] = {}
+    deadline = None if minutes is None else began + 60.0 * minutes
+    instances, (stages, tables, size) = net.cells.shape[0], net.weights.shape
+    log(f"training {game.label}: {instances} instances, {tables} tables of {size} weights, "
+        f"{stages} stages; {config.as_dict()}")  # fmt: skip
+    while games is None or done_games < games:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        chunk = config.chunk_games if games is None else min(config.chunk_games, games - done_games)
+        t0 = time.perf_counter()
+        state, positions = trainer(
+            *start, game.params, *net, chunk, rate, config.lam, config.epsilon, np.uint64(rng)
+        )
+        took = time.perf_counter() - t0
+        rng = int(state)
+        done_games += chunk
+        done_positions += int(positions)
+        elapsed = time.perf_counter() - began
+        meta = {
+            **label,
+            "kind": "ntuple",
+            "training": config.as_dict(),
+            "method": "TD(lambda) self-play, offline lambda-returns, epsilon-greedy 1-ply",
+            "commands": commands,
+            "command": " ; ".join(c for c in commands if c),
+            "progress": {
+                "games": done_games,
+                "positions": done_positions,
+                "rng": str(rng),
+                "seconds": round(seconds_before + elapsed, 1),
+            },
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            **score,
+        }
+        line = (f"games {done_games:,}  positions {done_positions:,}  "
+                f"{positions / max(took, 1e-9):,.0f} positions/s")  # fmt: skip
+        if eval_every and time.perf_counter() - last_eval >= eval_every:
+            result = measure(game, net, "greedy", eval_games, seed=done_games)
+            score = {"greedy_score": {"score": result, "games": eval_games, "at": done_games}}
+            meta.update(score)
+            line += f"  vs hand greedy: {result:.3f} over {eval_games} games"
+            last_eval = time.perf_counter()
+        save_net(path, net, meta)
+        log(line)
+    log(f"saved {path}")
+    return path
