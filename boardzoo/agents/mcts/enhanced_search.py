@@ -8,7 +8,6 @@ and is grown by ``threads`` threads at once.
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -17,7 +16,12 @@ import numpy as np
 from boardzoo.agents.mcts import compiled
 from boardzoo.agents.mcts import enhanced as en
 from boardzoo.agents.mcts import tree as tr
-from boardzoo.agents.mcts.search import ROLLOUT_HEURISTIC, Searcher, SearchSettings
+from boardzoo.agents.mcts.search import (
+    ROLLOUT_HEURISTIC,
+    Searcher,
+    SearchSettings,
+    run_in_chunks,
+)
 from boardzoo.games.spec import Game
 from boardzoo.games.state import GameState
 from boardzoo.learned.ntuple import NTupleNet, load_net
@@ -165,25 +169,15 @@ class EnhancedSearcher(Searcher):
         shares = [simulations // threads + (t < simulations % threads) for t in range(threads)]
 
         def work(thread: int) -> int:
-            done = 0
-            chunk = shares[thread] if deadline is None else min(shares[thread], 64)
-            start = time.perf_counter()
-            while done < shares[thread]:
+            def step(count: int) -> int:
                 ran, rng = run(
-                    self.tree, self.extras, min(chunk, shares[thread] - done), self._opts,
-                    thread, game.params, self._net, self.thread_rng[thread],
+                    self.tree, self.extras, count, self._opts, thread, game.params, self._net,
+                    self.thread_rng[thread],
                 )  # fmt: skip
                 self.thread_rng[thread] = np.uint64(rng)
-                done += ran
-                if ran == 0 or self.root_proven():
-                    break
-                if deadline is not None:
-                    now = time.perf_counter()
-                    if now >= deadline:
-                        break
-                    rate = done / max(now - start, 1e-9)
-                    chunk = max(8, int(rate * (deadline - now) * 0.02))
-            return done
+                return int(ran)
+
+            return run_in_chunks(step, shares[thread], deadline, self.root_proven, 64)
 
         done = work(0) if self._pool is None else sum(self._pool.map(work, range(threads)))
         self.tree.meta[tr.NODE_COUNT] = en.high_water(self.extras)

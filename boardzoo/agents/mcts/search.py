@@ -9,6 +9,7 @@ and value functions is not here: it runs on the batched search (:mod:`boardzoo.a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -19,7 +20,7 @@ from boardzoo.agents.mcts import tree as tr
 from boardzoo.games.spec import DRAW, LOSS, WIN, Game
 from boardzoo.games.state import BoardState, GameState
 
-__all__ = ["ROLLOUT_HEURISTIC", "ROLLOUT_RANDOM", "SearchSettings", "Searcher"]
+__all__ = ["ROLLOUT_HEURISTIC", "ROLLOUT_RANDOM", "SearchSettings", "Searcher", "run_in_chunks"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,36 @@ def _result_of(state: GameState) -> int:
     if first > 0:
         return WIN
     return LOSS if first < 0 else DRAW
+
+
+def run_in_chunks(
+    step: Callable[[int], int],
+    total: int,
+    deadline: float | None,
+    stop: Callable[[], bool],
+    first_chunk: int = 256,
+) -> int:
+    """Call ``step(count)`` (which runs up to ``count`` simulations and returns how many ran)
+    until ``total`` have run, ``stop()`` says so, or ``deadline`` (perf_counter) passes.
+
+    Without a deadline one call runs them all. With one, the chunks are sized to about 2% of the
+    time left at the rate measured so far, so the deadline is kept. Returns how many ran.
+    """
+    done = 0
+    chunk = total if deadline is None else min(total, first_chunk)
+    start = time.perf_counter()
+    while done < total:
+        ran = step(min(chunk, total - done))
+        done += ran
+        if ran == 0 or stop():
+            break
+        if deadline is not None:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            rate = done / max(now - start, 1e-9)
+            chunk = max(16, int(rate * (deadline - now) * 0.02))
+    return done
 
 
 class Searcher:
@@ -134,31 +165,16 @@ class Searcher:
         game, settings = self.game, self.settings
         assert game is not None
         run_simulations = compiled.compiled_search(game)["run_simulations"]
-        done = 0
-        chunk = simulations if deadline is None else min(simulations, 256)
-        start = time.perf_counter()
-        while done < simulations:
+
+        def step(count: int) -> int:
             ran, rng = run_simulations(
-                self.tree,
-                min(chunk, simulations - done),
-                settings.c,
-                settings.solver,
-                game.params,
-                settings.rollout_policy,
-                self.rng_state,
-            )
+                self.tree, count, settings.c, settings.solver, game.params,
+                settings.rollout_policy, self.rng_state,
+            )  # fmt: skip
             self.rng_state = np.uint64(rng)  # numba hands back a Python int
-            done += ran
-            if ran == 0 or self.root_proven():
-                break
-            if deadline is not None:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                # Size the next chunk to about 2% of the time left, so the deadline is kept.
-                rate = done / max(now - start, 1e-9)
-                chunk = max(16, int(rate * (deadline - now) * 0.02))
-        return done
+            return int(ran)
+
+        return run_in_chunks(step, simulations, deadline, self.root_proven)
 
     def nodes_used(self) -> int:
         """Nodes in the tree now."""
