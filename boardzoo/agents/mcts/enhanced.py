@@ -43,7 +43,14 @@ from boardzoo.agents.mcts.tree import (
     score_for,
     update_bounds,
 )
-from boardzoo.games._bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
+from boardzoo.games._bits import (
+    U1,
+    lowest_bit_index,
+    next_rng,
+    popcount,
+    random_set_bit,
+    rng_output,
+)
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import ntuple_value
@@ -205,30 +212,18 @@ def child_heuristic(c0, c1, next_player, terminal, result, mover, params, opts, 
 
 
 class Scratch(NamedTuple):
-    """One thread's room for a node's children while they are made (64 moves at most)."""
+    """One thread's room for a node's children while they are ranked (64 moves at most)."""
 
-    s0: np.ndarray  # uint64
-    s1: np.ndarray  # uint64
-    cell: np.ndarray  # int64
-    terminal: np.ndarray  # int64
-    result: np.ndarray  # int64
-    heur: np.ndarray  # float64
-    order: np.ndarray  # int64
-    ranked: np.ndarray  # int64
+    heur: np.ndarray  # float64: each child's evaluation, in cell order
+    order: np.ndarray  # int64: each child's slot in the block
+    ranked: np.ndarray  # int64: the children, best first
 
 
 @njit(cache=True, nogil=True)
 def new_scratch():
     """Empty :class:`Scratch` for one thread."""
     return Scratch(
-        np.empty(64, dtype=np.uint64),
-        np.empty(64, dtype=np.uint64),
-        np.empty(64, dtype=np.int64),
-        np.empty(64, dtype=np.int64),
-        np.empty(64, dtype=np.int64),
-        np.empty(64, dtype=np.float64),
-        np.empty(64, dtype=np.int64),
-        np.empty(64, dtype=np.int64),
+        np.empty(64, dtype=np.float64), np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
     )
 
 
@@ -240,32 +235,18 @@ def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
     is evaluated here. ``ok`` is False when the thread's range is full (the node stays a leaf).
     """
     s0, s1, player = tree.s0[node], tree.s1[node], tree.player[node]
-    placed = kernels.placements(s0, s1, player, params)
-    passing = placed == 0
-    next_player = 1 - player
-    widening = opts[O_WIDEN_K] > 0.0
-    evaluate = widening or opts[O_BIAS] > 0.0 or opts[O_MINIMAX] > 0.0
-    count = 0
-    while count == 0 or placed:
-        cell = np.int64(-1)
-        if not passing:
-            cell = lowest_bit_index(placed)
-            placed &= placed - U1
-        c0, c1 = kernels.place(s0, s1, player, cell, params)
-        terminal, result = kernels.outcome(c0, c1, next_player, params)
-        scratch.s0[count], scratch.s1[count], scratch.cell[count] = c0, c1, cell
-        scratch.terminal[count], scratch.result[count] = terminal, result
-        scratch.heur[count] = 0.5
-        if evaluate:
-            scratch.heur[count] = child_heuristic(
-                c0, c1, next_player, terminal, result, player, params, opts, net
-            )
-        count += 1
+    cells = kernels.placements(s0, s1, player, params)
+    passing = cells == 0
+    count = np.int64(1) if passing else np.int64(popcount(cells))
     start = extras.alloc[thread, 0]
     if start + count > extras.alloc[thread, 1]:
         return False, rng
     extras.alloc[thread, 0] = start + count
-    order = scratch.order  # child i goes to slot start + order[i]
+    next_player = 1 - player
+    widening = opts[O_WIDEN_K] > 0.0
+    evaluate = widening or opts[O_BIAS] > 0.0 or opts[O_MINIMAX] > 0.0
+    rave = opts[O_RAVE_K] > 0.0
+    order = scratch.order  # child i (in cell order) goes to slot start + order[i]
     for i in range(count):
         order[i] = i
     for i in range(count - 1, 0, -1):  # Fisher-Yates: the order in which UCT adds them
@@ -273,6 +254,17 @@ def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
         j = np.int64(rng_output(rng) % np.uint64(i + 1))
         order[i], order[j] = order[j], order[i]
     if widening:  # best evaluation first; the random order breaks ties
+        placed = cells
+        for i in range(count):
+            cell = np.int64(-1)
+            if not passing:
+                cell = lowest_bit_index(placed)
+                placed &= placed - U1
+            c0, c1 = kernels.place(s0, s1, player, cell, params)
+            terminal, result = kernels.outcome(c0, c1, next_player, params)
+            scratch.heur[i] = child_heuristic(
+                c0, c1, next_player, terminal, result, player, params, opts, net
+            )
         ranked = scratch.ranked
         for i in range(count):
             ranked[order[i]] = i
@@ -285,18 +277,29 @@ def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
             ranked[j] = k
         for r in range(count):
             order[ranked[r]] = r
+    placed = cells
     for i in range(count):
+        cell = np.int64(-1)
+        if not passing:
+            cell = lowest_bit_index(placed)
+            placed &= placed - U1
+        c0, c1 = kernels.place(s0, s1, player, cell, params)
+        terminal, result = kernels.outcome(c0, c1, next_player, params)
         slot = start + order[i]
-        cell = scratch.cell[i]
         init_node(
-            tree, slot, node, kernels.cell_action(cell, params), scratch.s0[i], scratch.s1[i],
-            next_player, scratch.terminal[i] != 0, scratch.result[i], 1.0 / count,
+            tree, slot, node, kernels.cell_action(cell, params), c0, c1, next_player,
+            terminal, result, 1.0 / count,
         )  # fmt: skip
         extras.cell[slot] = cell
-        extras.amaf_value[slot] = 0.0
-        extras.amaf_visits[slot] = 0
-        extras.heur[slot] = scratch.heur[i]
-        extras.mm[slot] = scratch.heur[i]
+        if rave:
+            extras.amaf_value[slot] = 0.0
+            extras.amaf_visits[slot] = 0
+        if evaluate:
+            heur = scratch.heur[i] if widening else child_heuristic(
+                c0, c1, next_player, terminal, result, player, params, opts, net
+            )  # fmt: skip
+            extras.heur[slot] = heur
+            extras.mm[slot] = heur
     tree.num_children[node] = count
     tree.num_expanded[node] = 0
     tree.first_child[node] = start  # published last: other threads read the block after this
@@ -553,8 +556,9 @@ def run_enhanced(tree, extras, count, opts, thread, params, net, rng):
                 child = select_child(tree, extras, node, opts)
                 if child == NO_NODE:
                     break  # the bounds have settled everything below
-            cells[depth - 1] = extras.cell[child]
-            players[depth - 1] = tree.player[node]
+            if recorded:
+                cells[depth - 1] = extras.cell[child]
+                players[depth - 1] = tree.player[node]
             tree.visits[child] += loss
             path[depth] = child
             depth += 1
