@@ -231,7 +231,10 @@ def test_descriptions_come_from_the_docstrings():
     mcts = {o.name: o for o in describe_agent("mcts").options}
     assert mcts["simulations"].help.startswith("simulations per move (at least 1)")
     assert (mcts["simulations"].type_text, mcts["simulations"].default) == ("int | None", None)
-    assert (mcts["rollout"].type_text, mcts["rollout"].default) == ("random | heuristic", "random")
+    assert (mcts["rollout"].type_text, mcts["rollout"].default) == (
+        "random | heuristic | lgrf",
+        "random",
+    )
     assert (mcts["max_nodes"].type_text, mcts["max_nodes"].default) == ("int", 1_000_000)
     assert mcts["solver"].type_text == "bool"
     assert describe_agent("mcts").summary.startswith("Monte Carlo tree search")
