@@ -121,9 +121,6 @@ class Extras(NamedTuple):
     crit: np.ndarray  # float64[4, 64]
 
 
-EXTRA_BYTES_PER_NODE = 1 + 8 + 4 + 4 + 4
-
-
 def new_extras(max_nodes: int, threads: int) -> Extras:
     """Empty extras for a tree of ``max_nodes`` nodes searched by ``threads`` threads."""
     return Extras(
@@ -227,6 +224,21 @@ def new_scratch():
     )
 
 
+def next_child(s0, s1, player, placed, params):
+    """The child that fills the lowest cell of ``placed`` (the pass when ``placed`` is 0).
+
+    Returns the cell (-1: the pass), the cells left, the child's bitboards, whether its game is
+    over and player 0's result code there.
+    """
+    cell = np.int64(-1)
+    if placed:
+        cell = lowest_bit_index(placed)
+        placed &= placed - U1
+    c0, c1 = kernels.place(s0, s1, player, cell, params)
+    terminal, result = kernels.outcome(c0, c1, 1 - player, params)
+    return cell, placed, c0, c1, terminal, result
+
+
 def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
     """Fill ``node``'s children in the thread's free range and publish them; return (ok, rng).
 
@@ -236,8 +248,7 @@ def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
     """
     s0, s1, player = tree.s0[node], tree.s1[node], tree.player[node]
     cells = kernels.placements(s0, s1, player, params)
-    passing = cells == 0
-    count = np.int64(1) if passing else np.int64(popcount(cells))
+    count = np.int64(1) if cells == 0 else np.int64(popcount(cells))
     start = extras.alloc[thread, 0]
     if start + count > extras.alloc[thread, 1]:
         return False, rng
@@ -256,12 +267,7 @@ def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
     if widening:  # best evaluation first; the random order breaks ties
         placed = cells
         for i in range(count):
-            cell = np.int64(-1)
-            if not passing:
-                cell = lowest_bit_index(placed)
-                placed &= placed - U1
-            c0, c1 = kernels.place(s0, s1, player, cell, params)
-            terminal, result = kernels.outcome(c0, c1, next_player, params)
+            _, placed, c0, c1, terminal, result = next_child(s0, s1, player, placed, params)
             scratch.heur[i] = child_heuristic(
                 c0, c1, next_player, terminal, result, player, params, opts, net
             )
@@ -279,12 +285,7 @@ def expand(tree, extras, scratch, node, opts, thread, params, net, rng):
             order[ranked[r]] = r
     placed = cells
     for i in range(count):
-        cell = np.int64(-1)
-        if not passing:
-            cell = lowest_bit_index(placed)
-            placed &= placed - U1
-        c0, c1 = kernels.place(s0, s1, player, cell, params)
-        terminal, result = kernels.outcome(c0, c1, next_player, params)
+        cell, placed, c0, c1, terminal, result = next_child(s0, s1, player, placed, params)
         slot = start + order[i]
         init_node(
             tree, slot, node, kernels.cell_action(cell, params), c0, c1, next_player,
@@ -596,7 +597,7 @@ def run_enhanced(tree, extras, count, opts, thread, params, net, rng):
 def compiled_enhanced(game: Game) -> dict[str, Any]:
     """The enhanced UCT loop and its helpers compiled for ``game``'s kernels."""
     return specialise(
-        (evaluation, child_heuristic, expand, select_child, playout, run_enhanced),
+        (evaluation, child_heuristic, next_child, expand, select_child, playout, run_enhanced),
         game.kernels,
     )
 
