@@ -128,6 +128,18 @@ def _add_match_options(parser: argparse.ArgumentParser) -> None:
         "--no-progress", action="store_true", help="no progress bar (default: shown on a terminal)"
     )
     parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where games are played: processes on this machine, or Ray actors on a cluster "
+        "(pip install boardzoo[ray]) (default: local)",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="auto|HOST:PORT",
+        help="the Ray cluster to join, with --backend ray (default: start one on this machine)",
+    )
+    parser.add_argument(
         "--openings",
         metavar="FILE|balanced",
         help="start the games from a suite of openings: a file with one per line in the game's "
@@ -398,6 +410,8 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
             raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
     if args.resume and args.out is None:
         raise UserError("--resume continues a run: give its --out too")
+    if args.address is not None and args.backend != "ray":
+        raise UserError(f"--address {args.address} is for --backend ray")
     if args.opening_plies is not None and args.opening_plies < 0:
         raise UserError(f"--opening-plies must be 0 or more, got {args.opening_plies}")
     if args.openings is not None and args.opening_plies is not None:
@@ -426,6 +440,8 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
         "options": options,
         "time_limit": args.time_limit,
         "workers": args.workers,
+        "backend": args.backend,
+        "address": args.address,
         "resume": args.resume,
         "progress": not args.no_progress,
         "openings": openings,
@@ -504,7 +520,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     settings = _match_options(args)
     out = args.out if args.out is not None else _new_path(f"tournament-{args.game}", "")
     print(f"boardzoo tournament: writing records, tables and plot to {out}/", file=sys.stderr)
-    result = tournament(args.game, args.agents, games_per_pair=args.games, out_dir=out, **settings)
+    result = tournament(args.game, args.agents, games=args.games, out=out, **settings)
     print(render_tournament(result))
     print(f"records, tables and plot: {out}/")
     return 0

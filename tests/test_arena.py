@@ -469,7 +469,7 @@ def test_results_and_reports_add_up():
 
 def test_a_tournament_rates_every_agent_and_writes_its_files(tmp_path):
     agents = ["random", "greedy", "alphabeta:depth=9"]
-    result = tournament("tictactoe", agents, games_per_pair=4, out_dir=tmp_path, progress=False,
+    result = tournament("tictactoe", agents, games=4, out=tmp_path, progress=False,
                         time_limit=FAST, workers=2)  # fmt: skip
     assert len(result.records) == 12
     assert {tuple(r["agents"]) for r in result.records} == {
@@ -491,12 +491,12 @@ def test_a_tournament_rates_every_agent_and_writes_its_files(tmp_path):
     assert "Crosstable" in (tmp_path / "ratings.md").read_text()
     assert "alphabeta:depth=9" in render_tournament(result)
     # resuming a finished tournament plays nothing and gives the same result
-    again = tournament("tictactoe", agents, games_per_pair=4, out_dir=tmp_path, progress=False,
+    again = tournament("tictactoe", agents, games=4, out=tmp_path, progress=False,
                        time_limit=FAST, resume=True, isolate=False)  # fmt: skip
     assert len(read_records(tmp_path / "games.jsonl")) == 12
     assert again.elo is not None and again.elo.ratings == result.elo.ratings
     with pytest.raises(MatchSettingsError, match="time_limit"):
-        tournament("tictactoe", agents, games_per_pair=4, out_dir=tmp_path, progress=False,
+        tournament("tictactoe", agents, games=4, out=tmp_path, progress=False,
                    time_limit=1.0, resume=True)  # fmt: skip
     with pytest.raises(ValueError, match="distinct"):
         tournament("tictactoe", ["random", "random"], progress=False)
@@ -673,8 +673,7 @@ def _no_games(*args: Any, **kwargs: Any) -> Any:
 def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
     spec, fragments, tmp_path, monkeypatch
 ):
-    for module in ("boardzoo.arena.match", "boardzoo.arena.tournament"):
-        monkeypatch.setattr(sys.modules[module], "run_games", _no_games)
+    monkeypatch.setattr(sys.modules["boardzoo.arena.runner"], "run_games", _no_games)
     out = tmp_path / "never.jsonl"
     with pytest.raises(AgentSpecError) as raised:
         play_match("tictactoe", ("random", spec), games=2, out=out, progress=False)
@@ -683,7 +682,7 @@ def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
     assert not out.exists()
     folder = tmp_path / "never"
     with pytest.raises(AgentSpecError, match=fragments[0]):
-        tournament("tictactoe", ["random", "greedy", spec], out_dir=folder, progress=False)
+        tournament("tictactoe", ["random", "greedy", spec], out=folder, progress=False)
     assert not folder.exists()
     monkeypatch.undo()  # the same agent with a good value plays
     good = spec.replace("-1", "1").replace("-5", "5")
@@ -706,8 +705,8 @@ def test_agents_are_prepared_for_the_game_before_their_clock_runs(isolate):
 
 def test_games_are_handed_out_as_workers_free_up(monkeypatch):
     import boardzoo.arena.match
-    from boardzoo.arena.match import GameTask
-    from boardzoo.arena.report import MatchProgress
+    from boardzoo.arena import GameTask
+    from boardzoo.arena.progress import MatchProgress
 
     built = []
 
@@ -738,9 +737,12 @@ def test_games_are_handed_out_as_workers_free_up(monkeypatch):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_run_games_starts_no_game_once_told_to_stop(workers):
-    from boardzoo.arena.match import GameTask, make_settings, run_games
+    from boardzoo.arena import ArenaSettings, GameTask, LocalBackend, run_games
+    from boardzoo.arena.settings import make_settings
 
-    settings = make_settings("tictactoe", ("random", "random"), 0, None, FAST, None, False)
+    settings = make_settings(
+        "tictactoe", ("random", "random"), {}, ArenaSettings(time_limit=FAST)
+    )
     taken = []
 
     def tasks():
@@ -749,8 +751,8 @@ def test_run_games_starts_no_game_once_told_to_stop(workers):
             yield GameTask(settings, index, ("random", "random"), ({}, {}))
 
     records: list[Any] = []
-    run_games(tasks(), workers=workers, isolate=False, on_record=records.append,
-              stop_when=lambda: len(records) >= 5)  # fmt: skip
+    backend = LocalBackend(workers, isolate=False, setup_timeout=60.0)
+    run_games(tasks(), backend, on_record=records.append, stop_when=lambda: len(records) >= 5)
     # the games in play when the fifth ended finish and are kept; no other game is taken
     assert 5 <= len(records) <= 5 + workers - 1
     assert len(taken) == len(records)
@@ -797,7 +799,7 @@ def test_reports_say_why_games_were_forfeited():
     assert "Forfeits" not in render_match(base)
 
     field = ["random", "test_raise:after=0", "greedy"]
-    played = tournament("tictactoe", field, games_per_pair=2, progress=False, isolate=False,
+    played = tournament("tictactoe", field, games=2, progress=False, isolate=False,
                         time_limit=FAST)  # fmt: skip
     text = render_tournament(played)
     assert "test_raise:after=0 forfeited 4 error:" in text
@@ -847,7 +849,7 @@ def test_empty_and_cut_short_record_files(tmp_path):
 
 
 def test_a_tournament_file_holds_a_game_n_per_pair(tmp_path):
-    records = tournament("tictactoe", ["random", "greedy", "alphabeta:depth=2"], games_per_pair=2,
+    records = tournament("tictactoe", ["random", "greedy", "alphabeta:depth=2"], games=2,
                          progress=False, isolate=False).records  # fmt: skip
     with pytest.raises(RecordError, match=r"3 games with index 1, one per pair.*choose the pair"):
         find_game(records, 1, "t.jsonl")

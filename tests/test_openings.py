@@ -195,7 +195,7 @@ def test_resume_refuses_other_openings(tmp_path):
 
 
 def test_a_tournament_plays_every_pair_from_the_openings(tmp_path):
-    result = tournament("tictactoe", ["random", "greedy", "alphabeta"], games_per_pair=2,
+    result = tournament("tictactoe", ["random", "greedy", "alphabeta"], games=2,
                         openings=BALANCED, progress=False, isolate=False)  # fmt: skip
     shipped = load_openings(BALANCED, TICTACTOE)
     assert len(result.records) == 6

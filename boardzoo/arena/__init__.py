@@ -21,20 +21,8 @@ soon as a sequential probability ratio test on its game pairs decides (``sprt="e
 :mod:`boardzoo.arena.sprt`).
 """
 
-from boardzoo.arena.match import (
-    FORFEIT_REASONS,
-    MAX_ILLEGAL,
-    AgentStats,
-    ForfeitNote,
-    MatchResult,
-    MatchSettings,
-    MatchSettingsError,
-    Tally,
-    game_seed,
-    match_options,
-    play_game,
-    play_match,
-)
+from boardzoo.arena.backends import Backend, GameWorker, LocalBackend, make_backend
+from boardzoo.arena.match import play_match
 from boardzoo.arena.openings import (
     BALANCED,
     OpeningSuite,
@@ -45,12 +33,15 @@ from boardzoo.arena.openings import (
 )
 from boardzoo.arena.players import (
     SETUP_TIMEOUT,
+    AgentNotPicklableError,
     Answer,
     LocalPlayer,
+    PackedAgent,
     Player,
     ProcessPlayer,
     agent_config,
     agent_label,
+    pack_agent,
 )
 from boardzoo.arena.ratings import (
     ELO_CLIP,
@@ -65,6 +56,7 @@ from boardzoo.arena.ratings import (
 from boardzoo.arena.records import (
     RECORD_FORMAT,
     GameRecord,
+    MatchSettingsError,
     RecordError,
     RecordWarning,
     RecordWriter,
@@ -74,6 +66,7 @@ from boardzoo.arena.records import (
     record_options,
     without_timing,
 )
+from boardzoo.arena.referee import FORFEIT_REASONS, MAX_ILLEGAL, play_game
 from boardzoo.arena.report import (
     forfeit_lines,
     match_table,
@@ -82,6 +75,22 @@ from boardzoo.arena.report import (
     render_match,
     render_tournament,
     tournament_table,
+)
+from boardzoo.arena.results import (
+    AgentStats,
+    ForfeitNote,
+    MatchResult,
+    Tally,
+    TournamentResult,
+)
+from boardzoo.arena.runner import RecordedRun, run_games
+from boardzoo.arena.seeds import game_seed
+from boardzoo.arena.settings import (
+    BACKENDS,
+    ArenaSettings,
+    GameTask,
+    MatchSettings,
+    match_options,
 )
 from boardzoo.arena.sprt import (
     PAIR_OUTCOMES,
@@ -94,9 +103,10 @@ from boardzoo.arena.sprt import (
     sprt_bounds,
     sprt_test,
 )
-from boardzoo.arena.tournament import TournamentResult, round_robin, tournament
+from boardzoo.arena.tournament import round_robin, tournament
 
 __all__ = [
+    "BACKENDS",
     "BALANCED",
     "ELO_CLIP",
     "FORFEIT_REASONS",
@@ -105,21 +115,29 @@ __all__ = [
     "RECORD_FORMAT",
     "SETUP_TIMEOUT",
     "SPRT",
+    "AgentNotPicklableError",
     "AgentStats",
     "Answer",
+    "ArenaSettings",
+    "Backend",
     "EloFit",
     "ForfeitNote",
     "GameRecord",
+    "GameTask",
+    "GameWorker",
+    "LocalBackend",
     "LocalPlayer",
     "MatchResult",
     "MatchSettings",
     "MatchSettingsError",
     "OpeningSuite",
+    "PackedAgent",
     "Player",
     "ProcessPlayer",
     "RecordError",
     "RecordWarning",
     "RecordWriter",
+    "RecordedRun",
     "SPRTResult",
     "SequentialTest",
     "Tally",
@@ -134,9 +152,11 @@ __all__ = [
     "forfeit_lines",
     "game_seed",
     "load_openings",
+    "make_backend",
     "match_options",
     "match_table",
     "opening_text",
+    "pack_agent",
     "pair_outcome",
     "parse_opening",
     "parse_sprt",
@@ -151,6 +171,7 @@ __all__ = [
     "render_match",
     "render_tournament",
     "round_robin",
+    "run_games",
     "score_from_elo",
     "score_interval",
     "sprt_bounds",

@@ -22,11 +22,14 @@ Time is measured by the arena from sending the position to receiving the answer.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import inspect
 import multiprocessing
 import operator
 import os
+import pickle
 import signal
+import sys
 import threading
 import time
 import traceback as traceback_module
@@ -42,12 +45,16 @@ from boardzoo.games.spec import Game
 
 __all__ = [
     "SETUP_TIMEOUT",
+    "AgentNotPicklableError",
     "Answer",
     "LocalPlayer",
+    "PackedAgent",
     "Player",
     "ProcessPlayer",
     "agent_config",
     "agent_label",
+    "pack_agent",
+    "player_key",
 ]
 
 # Seconds allowed to start an agent's process, and again to build and prepare the agent for a
@@ -78,9 +85,82 @@ class Answer:
     traceback: str | None = None
 
 
-def agent_label(agent: str | Agent) -> str:
+class AgentNotPicklableError(ValueError):
+    """An agent object that cannot be sent to its own process (it does not pickle)."""
+
+
+@dataclass(frozen=True)
+class PackedAgent:
+    """An agent object packed (pickled) to be played in its own process or Ray actor.
+
+    Each game unpacks a fresh copy there, so every game starts from the object as it was when
+    the match started, whichever worker plays it.
+
+    Attributes:
+        label: the class name, as records name the agent.
+        data: the pickled object.
+        config: the agent's configuration for the records (see :func:`agent_config`).
+    """
+
+    label: str
+    data: bytes
+    config: dict[str, Any]
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 of ``data``: the same object packed twice gives the same digest."""
+        return hashlib.sha256(self.data).hexdigest()
+
+    def unpack(self) -> Agent:
+        """A fresh copy of the agent."""
+        agent = pickle.loads(self.data)  # our own bytes, made by pack_agent in the arena
+        assert isinstance(agent, Agent)
+        return agent
+
+
+def pack_agent(agent: Agent) -> PackedAgent:
+    """Pack ``agent`` to be sent to its own process.
+
+    Raises:
+        AgentNotPicklableError: the object does not pickle, or its class could not be imported
+            by another process (a class defined in an interactive session); the message says
+            how to make it a spec or to play it in this process.
+    """
+    cls = type(agent)
+    how = (
+        "Register it and pass a spec instead (boardzoo.agents.register_agent('mine', "
+        f"{cls.__name__}); then 'mine:key=value'), or play it in this process with "
+        "isolate=False (a hang then hangs the match)"
+    )
+    main = sys.modules.get("__main__")
+    if cls.__module__ == "__main__" and not getattr(main, "__file__", None):
+        raise AgentNotPicklableError(
+            f"the agent {cls.__name__} is defined in an interactive session, so its own "
+            f"process cannot import its class. Define it in a module or script. {how}"
+        )
+    try:
+        data = pickle.dumps(agent)
+    except Exception as error:
+        raise AgentNotPicklableError(
+            f"the agent {cls.__name__} cannot be sent to its own process: it does not pickle "
+            f"({type(error).__name__}: {error}). {how}"
+        ) from error
+    return PackedAgent(cls.__name__, data, agent_config(agent))
+
+
+def agent_label(agent: str | Agent | PackedAgent) -> str:
     """How an agent is named in records and reports: its spec, or its class name for objects."""
-    return agent.strip() if isinstance(agent, str) else type(agent).__name__
+    if isinstance(agent, str):
+        return agent.strip()
+    return agent.label if isinstance(agent, PackedAgent) else type(agent).__name__
+
+
+def player_key(agent: str | Agent | PackedAgent) -> Any:
+    """What tells agents apart when players are kept from game to game: the spec, the packed
+    object's digest, or the object itself (by identity)."""
+    if isinstance(agent, str):
+        return agent_label(agent)
+    return ("packed", agent.digest) if isinstance(agent, PackedAgent) else id(agent)
 
 
 def _jsonable(value: Any) -> Any:
@@ -91,12 +171,14 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def agent_config(agent: str | Agent) -> dict[str, Any]:
+def agent_config(agent: str | Agent | PackedAgent) -> dict[str, Any]:
     """The full configuration of an agent: its name, class and every option with its value.
 
     For a spec, options it does not set show their defaults. For an object, only the class and
     its repr are known.
     """
+    if isinstance(agent, PackedAgent):
+        return agent.config
     if not isinstance(agent, str):
         cls = type(agent)
         name = getattr(agent, "name", cls.__name__)
@@ -212,21 +294,27 @@ class ProcessPlayer(Player):
     fresh agent in it); after a timeout or a crash a new one is started for the next game.
 
     Args:
-        spec: the agent spec (``name:key=value,...``); names registered with
+        agent: the agent spec (``name:key=value,...``; names registered with
             :func:`~boardzoo.agents.registry.register_agent` in this process are known in the
-            child too, provided their module can be imported there.
+            child too, provided their module can be imported there), an agent object packed by
+            :func:`pack_agent` (each game unpacks a fresh copy), or an agent object (packed
+            here; :class:`AgentNotPicklableError` if it cannot be).
         setup_timeout: seconds allowed to start the process, and again to build and prepare the
             agent for a game.
     """
 
-    def __init__(self, spec: str, setup_timeout: float = SETUP_TIMEOUT) -> None:
-        if not isinstance(spec, str):
+    def __init__(
+        self, agent: str | Agent | PackedAgent, setup_timeout: float = SETUP_TIMEOUT
+    ) -> None:
+        if isinstance(agent, Agent):
+            agent = pack_agent(agent)
+        if not isinstance(agent, (str, PackedAgent)):
             raise TypeError(
-                f"a ProcessPlayer needs an agent spec string, got {type(spec).__name__}: agent "
-                "objects cannot be sent to another process (use isolate=False)"
+                f"a ProcessPlayer plays an agent spec or an Agent object, got "
+                f"{type(agent).__name__}"
             )
-        self.label = agent_label(spec)
-        self.spec = self.label
+        self.label = agent_label(agent)
+        self.spec: str | PackedAgent = self.label if isinstance(agent, str) else agent
         self.setup_timeout = setup_timeout
         self._context = multiprocessing.get_context("spawn")
         self._process: Any = None
@@ -422,7 +510,9 @@ def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> 
                 if game is not None and game not in warm:
                     _warm_up(game)
                     warm.add(game)
-                agent = make_agent(spec, seed=seed)
+                agent = (
+                    spec.unpack() if isinstance(spec, PackedAgent) else make_agent(spec, seed=seed)
+                )
                 agent.reset()
                 if game is not None:
                     agent.prepare(game)

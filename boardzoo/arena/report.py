@@ -7,31 +7,21 @@ import csv
 import io
 import math
 import os
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
-from boardzoo.arena.match import (
-    FORFEIT_REASONS,
-    AgentStats,
-    MatchResult,
-    MatchSettings,
-)
 from boardzoo.arena.ratings import ELO_CLIP
-from boardzoo.arena.records import GameRecord
-from boardzoo.arena.sprt import SequentialTest, SPRTResult
+from boardzoo.arena.referee import FORFEIT_REASONS
+from boardzoo.arena.results import AgentStats, MatchResult, TournamentResult
+from boardzoo.arena.settings import MatchSettings
+from boardzoo.arena.sprt import SPRTResult
 from boardzoo.games.catalog import get_game
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from boardzoo.arena.tournament import TournamentResult
-
 __all__ = [
-    "MatchProgress",
-    "TournamentProgress",
     "forfeit_lines",
     "match_table",
     "plot_ratings",
@@ -512,119 +502,3 @@ def plot_ratings(result: TournamentResult, path: str | os.PathLike[str]) -> None
 
 
 # --- progress -----------------------------------------------------------------------------------
-
-
-_P = TypeVar("_P", bound="_Progress")
-
-
-class _Progress:
-    """A rich progress bar on stderr, or nothing when disabled or stderr is not a terminal."""
-
-    def __init__(
-        self, total: int, completed: int, enabled: bool, describe: Callable[[], str]
-    ) -> None:
-        self.describe = describe
-        self._progress: Any = None
-        if enabled and sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self._progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=False,
-            )
-            self._task = self._progress.add_task(describe(), total=total, completed=completed)
-
-    def __enter__(self: _P) -> _P:
-        if self._progress is not None:
-            self._progress.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-
-    def advance(self) -> None:
-        if self._progress is not None:
-            self._progress.update(self._task, advance=1, description=self.describe())
-
-
-class MatchProgress(_Progress):
-    """The progress of a match, with the live score (points of each agent).
-
-    Args:
-        settings: the match.
-        total: games to reach.
-        records: records already there (a resumed run).
-        enabled: ``False`` shows nothing (also off when stderr is not a terminal).
-        test: the match's sequential test, whose LLR is shown too.
-    """
-
-    def __init__(
-        self,
-        settings: MatchSettings,
-        total: int,
-        records: Sequence[GameRecord],
-        enabled: bool = True,
-        test: SequentialTest | None = None,
-    ) -> None:
-        self.settings = settings
-        self.test = test
-        self.points = [sum(r["scores"][a] for r in records) for a in (0, 1)]
-        super().__init__(total, len(records), enabled, self._describe)
-
-    def _describe(self) -> str:
-        a, b = self.settings.agents
-        text = f"{a} {self.points[0]:g} - {self.points[1]:g} {b}"
-        if self.test is not None:
-            lower, upper = self.test.settings.bounds
-            text += f", LLR {self.test.llr:.2f} ({lower:.2f}, {upper:.2f})"
-        return text
-
-    def update(self, record: GameRecord) -> None:
-        """Count a finished game."""
-        for agent in (0, 1):
-            self.points[agent] += record["scores"][agent]
-        self.advance()
-
-
-class TournamentProgress(_Progress):
-    """The progress of a tournament, showing the leader on points."""
-
-    def __init__(
-        self, agents: Sequence[str], total: int, records: Sequence[GameRecord], enabled: bool = True
-    ) -> None:
-        self.points = dict.fromkeys(agents, 0.0)
-        for record in records:
-            self._count(record)
-        super().__init__(total, len(records), enabled, self._describe)
-
-    def _count(self, record: GameRecord) -> None:
-        for agent, score in zip(record["agents"], record["scores"], strict=True):
-            self.points[agent] = self.points.get(agent, 0.0) + score
-
-    def _describe(self) -> str:
-        leader = max(self.points, key=lambda a: self.points[a])
-        return f"leader {leader} ({self.points[leader]:g} points)"
-
-    def update(self, record: GameRecord) -> None:
-        """Count a finished game."""
-        self._count(record)
-        self.advance()

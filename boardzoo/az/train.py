@@ -283,9 +283,9 @@ class TrainSummary:
 
 
 def _seed(*words: int) -> int:
-    """A seed from ``words`` (the arena's :func:`~boardzoo.arena.match.derive_seed`), below 2**62
+    """A seed from ``words`` (the arena's :func:`~boardzoo.arena.seeds.derive_seed`), below 2**62
     as the search takes it."""
-    from boardzoo.arena.match import derive_seed
+    from boardzoo.arena.seeds import derive_seed
 
     return derive_seed(*words) >> 1
 

@@ -1,0 +1,178 @@
+"""Games on a Ray cluster (``backend="ray"``): Ray actors play whole games, the driver records.
+
+Each of the ``workers`` actors is a :class:`~boardzoo.arena.backends.GameWorker`: it plays one
+game at a time under the referee's rules, its agents in processes of their own on the actor's
+node (built, prepared and compiled there before any clock runs), kept from game to game. The
+driver hands games to idle actors, takes each record back and is the only writer of the record
+file.
+
+Faults: a game whose actor dies (its process, or its whole node) is played again from the start
+by a new actor and recorded once, since a dead actor never returns a record; after
+:data:`MAX_REPLAYS` deaths in the same game the run stops with the error. Games depend only on
+the match seed and their index (:mod:`boardzoo.arena.seeds`), so a replayed game is the game it
+replaces, and a run gives the same games as the local backend.
+
+Requires Ray (``pip install boardzoo[ray]``). ``address`` joins a running cluster (``"auto"`` or
+``"host:port"``, as :func:`ray.init` takes it); without one, a Ray instance is started on this
+machine for the run and stopped after it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from concurrent.futures import Future
+from typing import Any
+
+try:
+    import ray
+    from ray.exceptions import RayActorError
+except ImportError as error:  # the optional dependency is missing: say how to get it
+    raise ImportError(
+        "backend='ray' needs Ray, an optional dependency: pip install 'boardzoo[ray]'"
+    ) from error
+
+from boardzoo.arena.backends import Backend, GameWorker
+from boardzoo.arena.records import GameRecord
+from boardzoo.arena.settings import GameTask
+
+__all__ = ["MAX_REPLAYS", "RayBackend"]
+
+MAX_REPLAYS = 3  # deaths of the actor playing one game before the run gives up
+_CLOSE_WAIT = 10.0  # seconds an actor has to close its agents before it is killed
+
+
+class RayBackend(Backend):
+    """``workers`` Ray actors playing games, each one game at a time.
+
+    Args:
+        workers: actors, so games played at once (each actor asks Ray for ``num_cpus`` CPUs).
+        isolate: agents in processes of their own inside each actor's node (see
+            :class:`~boardzoo.arena.backends.GameWorker`).
+        setup_timeout: seconds to start an agent's process, and again to prepare it for a game.
+        address: the cluster to join; ``None``: start one here (unless Ray is running already in
+            this process, which is then used as it is).
+        num_cpus: CPUs Ray reserves for each actor.
+
+    Attributes:
+        replayed: games played again because their actor died.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        isolate: bool,
+        setup_timeout: float,
+        address: str | None = None,
+        num_cpus: float = 1.0,
+    ) -> None:
+        self.slots = workers
+        self.replayed = 0
+        self._started_ray = False
+        if not ray.is_initialized():
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                configure_logging=False,
+                log_to_driver=False,
+            )
+            self._started_ray = True
+        self._actor_class = ray.remote(num_cpus=num_cpus, max_restarts=0, max_task_retries=0)(
+            GameWorker
+        )
+        self._isolate = isolate
+        self._setup_timeout = setup_timeout
+        self._lock = threading.Lock()
+        self._queue: deque[tuple[GameTask, Future[GameRecord | None], int]] = deque()
+        self._idle: list[Any] = []
+        self._actors: list[Any] = []
+        self._stopping = False
+
+    def _new_actor(self) -> Any:
+        actor = self._actor_class.remote(self._isolate, self._setup_timeout)
+        self._actors.append(actor)
+        return actor
+
+    def submit(self, task: GameTask) -> Future[GameRecord | None]:
+        future: Future[GameRecord | None] = Future()
+        with self._lock:
+            self._queue.append((task, future, 0))
+        self._dispatch()
+        return future
+
+    def _dispatch(self) -> None:
+        """Hand queued games to idle actors (new ones while fewer than ``slots`` exist)."""
+        while True:
+            with self._lock:
+                if self._stopping or not self._queue:
+                    return
+                if self._idle:
+                    actor = self._idle.pop()
+                elif len(self._actors) < self.slots:
+                    actor = self._new_actor()
+                else:
+                    return
+                task, future, deaths = self._queue.popleft()
+            # a first try starts the future (unless it was cancelled while queued); a replay's
+            # is running already
+            if deaths == 0 and not future.set_running_or_notify_cancel():
+                with self._lock:
+                    self._idle.append(actor)
+                continue
+            reference = actor.play.remote(task)
+            reference.future().add_done_callback(
+                lambda done, a=actor, t=task, f=future, d=deaths: self._finished(a, t, f, d, done)
+            )
+
+    def _finished(
+        self,
+        actor: Any,
+        task: GameTask,
+        future: Future[GameRecord | None],
+        deaths: int,
+        done: Future[Any],
+    ) -> None:
+        """A game came back: its record, the agent's error, or the news that its actor died."""
+        error = done.exception()
+        if isinstance(error, RayActorError):  # the actor or its node died: replay the game
+            with self._lock:
+                self._actors = [a for a in self._actors if a != actor]
+            ray.kill(actor, no_restart=True)
+            if deaths + 1 > MAX_REPLAYS:
+                future.set_exception(
+                    RuntimeError(
+                        f"game {task.index} of {' vs '.join(task.settings.agents)}: its Ray "
+                        f"worker died {deaths + 1} times ({error})"
+                    )
+                )
+            else:
+                with self._lock:
+                    self.replayed += 1
+                    self._queue.appendleft((task, future, deaths + 1))
+        else:
+            with self._lock:
+                self._idle.append(actor)
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(None if self._stopping else done.result())
+        self._dispatch()
+
+    def kill(self) -> None:
+        with self._lock:
+            self._stopping = True
+            actors = list(self._actors)
+        for actor in actors:
+            ray.kill(actor, no_restart=True)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stopping = True
+            actors, self._actors, self._idle = list(self._actors), [], []
+        closing = [actor.close.remote() for actor in actors]
+        if closing:
+            ray.wait(closing, num_returns=len(closing), timeout=_CLOSE_WAIT)
+        for actor in actors:
+            ray.kill(actor, no_restart=True)
+        if self._started_ray:
+            ray.shutdown()
