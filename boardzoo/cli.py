@@ -339,6 +339,26 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--no-progress", action="store_true", help="a line per iteration instead of a progress bar"
     )
+    train.add_argument(
+        "--self-play-workers",
+        type=int,
+        default=1,
+        metavar="K",
+        help="workers playing each iteration's self-play games (default: 1, in the learner's "
+        "process)",
+    )
+    train.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the self-play workers run: processes here, or Ray actors on a cluster (pip "
+        "install boardzoo[ray]) (default: local)",
+    )
+    train.add_argument(
+        "--address",
+        metavar="auto|HOST:PORT",
+        help="the Ray cluster to join, with --backend ray (default: start one here)",
+    )
 
     agents = command("agents", "list the agents and their options")
     agents.add_argument(
@@ -647,6 +667,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         "buffer_size": args.buffer_size, "eval_games": args.eval_games,
         "eval_every": args.eval_every,
         "panel": tuple(args.panel) if args.panel else None, "progress": not args.no_progress,
+        "self_play_workers": args.self_play_workers, "backend": args.backend,
+        "address": args.address,
     }  # fmt: skip
     defaults = dict(QUICK) if args.quick else {}
     if args.resume:

@@ -19,8 +19,8 @@ fi
 step 2 "installing torch (CPU build, about 200 MB to download the first time)"
 .venv/bin/python -m pip install --progress-bar on torch==2.13.0
 
-step 3 "installing boardzoo in editable mode with its test, RL, docs and dev tools"
-.venv/bin/python -m pip install --progress-bar on -e ".[dev]"
+step 3 "installing boardzoo in editable mode with its test, RL, docs and dev tools, and Ray"
+.venv/bin/python -m pip install --progress-bar on -e ".[dev,ray]"
 
 step 4 "compiling the numba kernels of every game and agent (first time: about a minute)"
 .venv/bin/python -m boardzoo.warmup

@@ -7,10 +7,11 @@ driver hands games to idle actors, takes each record back and is the only writer
 file.
 
 Faults: a game whose actor dies (its process, or its whole node) is played again from the start
-by a new actor and recorded once, since a dead actor never returns a record; after
-:data:`MAX_REPLAYS` deaths in the same game the run stops with the error. Games depend only on
-the match seed and their index (:mod:`boardzoo.arena.seeds`), so a replayed game is the game it
-replaces, and a run gives the same games as the local backend.
+by a new actor, with a warning on the ``boardzoo.arena.ray_backend`` logger, and recorded once,
+since a dead actor never returns a record; after :data:`MAX_REPLAYS` deaths in the same game the
+run stops with the error. Games depend only on the match seed and their index
+(:mod:`boardzoo.arena.seeds`), so a replayed game is the game it replaces, and a run gives the
+same games as the local backend.
 
 Requires Ray (``pip install boardzoo[ray]``). ``address`` joins a running cluster (``"auto"`` or
 ``"host:port"``, as :func:`ray.init` takes it); without one, a Ray instance is started on this
@@ -19,6 +20,7 @@ machine for the run and stopped after it.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from concurrent.futures import Future
@@ -26,7 +28,7 @@ from typing import Any
 
 try:
     import ray
-    from ray.exceptions import RayActorError
+    from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
 except ImportError as error:  # the optional dependency is missing: say how to get it
     raise ImportError(
         "backend='ray' needs Ray, an optional dependency: pip install 'boardzoo[ray]'"
@@ -38,6 +40,11 @@ from boardzoo.arena.settings import GameTask
 
 __all__ = ["MAX_REPLAYS", "RayBackend"]
 
+# What a call on an actor raises when the actor, its process or its node is gone (or cut off:
+# ActorUnavailableError, a RayActorError, "may or may not have been executed").
+_WORKER_LOST = (RayActorError, NodeDiedError, WorkerCrashedError)
+
+LOGGER = logging.getLogger(__name__)
 MAX_REPLAYS = 3  # deaths of the actor playing one game before the run gives up
 _CLOSE_WAIT = 10.0  # seconds an actor has to close its agents before it is killed
 
@@ -134,7 +141,7 @@ class RayBackend(Backend):
     ) -> None:
         """A game came back: its record, the agent's error, or the news that its actor died."""
         error = done.exception()
-        if isinstance(error, RayActorError):  # the actor or its node died: replay the game
+        if isinstance(error, _WORKER_LOST):  # the actor or its node died: replay the game
             with self._lock:
                 self._actors = [a for a in self._actors if a != actor]
             ray.kill(actor, no_restart=True)
@@ -146,6 +153,10 @@ class RayBackend(Backend):
                     )
                 )
             else:
+                LOGGER.warning(
+                    "game %d of %s: its Ray worker died (%s); playing it again from the start",
+                    task.index, " vs ".join(task.settings.agents), type(error).__name__,
+                )  # fmt: skip
                 with self._lock:
                     self.replayed += 1
                     self._queue.appendleft((task, future, deaths + 1))

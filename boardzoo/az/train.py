@@ -164,6 +164,13 @@ class TrainSettings:
         panel: agent specs to evaluate against (``{simulations}`` is replaced by the training's
             simulations).
         progress: show a progress bar (on a terminal).
+        self_play_workers: workers that play each iteration's self-play games (1: in this
+            process); see :mod:`boardzoo.az.selfplay_pool`. A run may be resumed with another
+            number (its later games then differ from those of the first number).
+        backend: where the self-play workers run: ``"local"`` (processes here) or ``"ray"``
+            (Ray actors; ``pip install boardzoo[ray]``).
+        address: the Ray cluster to join (``"auto"``, ``"host:port"``; ``backend="ray"`` only);
+            ``None`` starts one here.
     """
 
     game: str
@@ -196,6 +203,9 @@ class TrainSettings:
     eval_every: int = 1
     panel: tuple[str, ...] = DEFAULT_PANEL
     progress: bool = True
+    self_play_workers: int = 1
+    backend: Literal["local", "ray"] = "local"
+    address: str | None = None
 
     def __post_init__(self) -> None:
         from boardzoo.games.catalog import get_game
@@ -217,10 +227,15 @@ class TrainSettings:
             ("temperature_plies", 0), ("opening_plies", 0), ("buffer_size", 1),
             ("batch_size", 1),
             ("steps_per_iteration", 0), ("eval_games", 0), ("eval_every", 1),
+            ("self_play_workers", 1),
         ):  # fmt: skip
             object.__setattr__(self, name, _int(name, getattr(self, name), low))
         if not isinstance(self.record_forced, bool):
             raise ValueError(f"record_forced must be true or false, got {self.record_forced!r}")
+        if self.backend not in ("local", "ray"):
+            raise ValueError(f"backend must be local or ray, got {self.backend!r}")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError(f"address={self.address!r} is for backend='ray' only")
         if self.search not in ("gumbel", "puct"):
             raise ValueError(f"search must be gumbel or puct, got {self.search!r}")
         if self.optimizer not in ("sgd", "adam", "adamw"):
@@ -398,6 +413,13 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     from boardzoo.az.replay import ReplayBuffer
     from boardzoo.az.search import BatchedSearch, PUCTConfig
     from boardzoo.az.selfplay import SelfPlayConfig, play_games
+    from boardzoo.az.selfplay_pool import (
+        SelfPlayJob,
+        make_pool,
+        merge_games,
+        split_games,
+        weights_of,
+    )
     from boardzoo.games.catalog import make_game
 
     out = settings.out
@@ -466,22 +488,39 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
             return False
         return settings.minutes is None or state["seconds"] < settings.minutes * 60.0
 
+    pool = make_pool(settings.backend, settings.self_play_workers, settings.address)
     try:
         while budget_left():
             iteration = state["iteration"] + 1
             started = time.perf_counter()
             torch.manual_seed(_seed(settings.seed, iteration, 0))
-            search = BatchedSearch(
-                game,
-                settings.parallel_games,
-                search_config,
-                seed=_seed(settings.seed, iteration, 1),
-            )
             net.eval()
-            games = play_games(
-                game, search, TorchEvaluator(net, device=device), settings.games_per_iteration,
-                selfplay, seed=_seed(settings.seed, iteration, 2),
-            )  # fmt: skip
+            if pool is None:  # self-play here, with the learner's own network
+                search = BatchedSearch(
+                    game,
+                    settings.parallel_games,
+                    search_config,
+                    seed=_seed(settings.seed, iteration, 1),
+                )
+                games = play_games(
+                    game, search, TorchEvaluator(net, device=device),
+                    settings.games_per_iteration, selfplay, seed=_seed(settings.seed, iteration, 2),
+                )  # fmt: skip
+            else:  # one job a worker, each with its own seeds
+                shares = split_games(settings.games_per_iteration, pool.workers)
+                jobs = [
+                    SelfPlayJob(
+                        config,
+                        search_config,
+                        selfplay,
+                        settings.parallel_games,
+                        share,
+                        _seed(settings.seed, iteration, 1, k),
+                        _seed(settings.seed, iteration, 2, k),
+                    )
+                    for k, share in enumerate(shares)
+                ]
+                games = merge_games(pool.play(jobs, weights_of(net)))
             buffer.add(games.observations, games.policies, games.values, games.masks)
             played = time.perf_counter()
             losses: list[dict[str, float]] = []
@@ -544,6 +583,8 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
             else:
                 say(line)
     finally:
+        if pool is not None:
+            pool.close()
         if bar is not None:
             bar.close()
         if board is not None:

@@ -1,0 +1,55 @@
+"""`boardzoo train --backend ray`: self-play workers as Ray actors on a real two-node cluster kept
+on loopback (tests/raycluster.py), giving the same run as local worker processes."""
+
+from __future__ import annotations
+
+import pytest
+import raycluster
+from test_ray_cluster import run_driver
+
+pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _namespaces_available() -> None:
+    reason = raycluster.namespace_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+TRAIN_ON_TWO_NODES = """
+def main():
+    import torch
+    torch.set_num_threads(1)
+    from boardzoo.az.train import QUICK, settings_from, train
+    address = rc.start_head(resources={"head": 1})
+    rc.start_worker(address, resources={"node2": 1})
+
+    def run(name, **given):
+        settings = settings_from(
+            QUICK, game="tictactoe", out=name, progress=False, device="cpu",
+            self_play_workers=2, games_per_iteration=5, eval_games=0, **given,
+        )
+        summary = train(settings, log=lambda line: None)
+        return [{k: v for k, v in row.items() if not k.endswith("seconds")}
+                for row in summary.metrics]
+
+    import ray
+    ray.init(address=address, logging_level="WARNING")
+    rc.wait_for_resource("node2")
+    nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
+    out["nodes"] = len(nodes)
+    out["ray"] = run("on-ray", backend="ray", address=address)
+    ray.shutdown()
+    out["local"] = run("local")
+
+if __name__ == "__main__":  # the local workers are spawned processes that import this script
+    finish(main)
+"""
+
+
+def test_self_play_on_ray_actors_gives_the_run_of_local_workers(tmp_path):
+    out = run_driver(TRAIN_ON_TWO_NODES, tmp_path, timeout=240)
+    assert out["nodes"] == 2
+    assert len(out["ray"]) == 2 and out["ray"][-1]["games"] == 10
+    assert out["ray"] == out["local"]
