@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.util
 import json
 import os
 import re
@@ -422,6 +423,16 @@ def _check_specs(specs: Sequence[str]) -> None:
             check_spec(spec)
 
 
+def _check_backend(args: argparse.Namespace) -> None:
+    """``--backend ray`` needs Ray installed, and ``--address`` needs ``--backend ray``."""
+    if args.address is not None and args.backend != "ray":
+        raise UserError(f"--address {args.address} is for --backend ray")
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise UserError(
+            "--backend ray needs Ray, an optional dependency: pip install 'boardzoo[ray]'"
+        )
+
+
 def _match_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options ``arena`` and ``tournament`` share, checked before any game starts."""
     for name in ("games", "workers", "time_limit"):
@@ -430,8 +441,7 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
             raise UserError(f"{flag} must be positive, got {getattr(args, name)}")
     if args.resume and args.out is None:
         raise UserError("--resume continues a run: give its --out too")
-    if args.address is not None and args.backend != "ray":
-        raise UserError(f"--address {args.address} is for --backend ray")
+    _check_backend(args)
     if args.opening_plies is not None and args.opening_plies < 0:
         raise UserError(f"--opening-plies must be 0 or more, got {args.opening_plies}")
     if args.openings is not None and args.opening_plies is not None:
@@ -649,6 +659,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     from boardzoo.az.train import QUICK, settings_from
 
     options = _options(args)
+    _check_backend(args)
+    if args.self_play_workers < 1:
+        raise UserError(f"--self-play-workers must be positive, got {args.self_play_workers}")
     if args.panel:
         _check_specs(args.panel)
     out = args.out

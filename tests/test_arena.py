@@ -409,12 +409,17 @@ def test_bad_arguments_fail_before_any_game(tmp_path):
     with pytest.raises(ValueError, match="unknown game"):
         play_match("chess", ("random", "greedy"), progress=False)
     with pytest.raises(ValueError, match="workers=1"):
-        play_match("tictactoe", (RandomAgent(seed=0), "random"), workers=2, progress=False)
+        play_match("tictactoe", (RandomAgent(seed=0), "random"), workers=2, isolate=False,
+                   progress=False)  # fmt: skip
+    with pytest.raises(ValueError, match="backend='spark' is not allowed"):
+        play_match("tictactoe", ("random", "greedy"), backend="spark", progress=False)
+    with pytest.raises(ValueError, match="unknown arena settings \\['gmaes'\\]"):
+        play_match("tictactoe", ("random", "greedy"), gmaes=3, progress=False)
     with pytest.raises(ValueError, match="resume"):
         play_match("tictactoe", ("random", "greedy"), resume=True, progress=False)
 
 
-def test_agent_objects_play_in_process():
+def test_agent_objects_play_in_their_own_processes():
     result = play_match("tictactoe", (RandomAgent(seed=1), RandomAgent(seed=2)), games=4,
                         progress=False)  # fmt: skip
     assert result.agents == ("RandomAgent", "RandomAgent")
