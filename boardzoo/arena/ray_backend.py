@@ -4,7 +4,9 @@ Each of the ``workers`` actors is a :class:`~boardzoo.arena.backends.GameWorker`
 game at a time under the referee's rules, its agents in processes of their own on the actor's
 node (built, prepared and compiled there before any clock runs), kept from game to game. The
 driver hands games to idle actors, takes each record back and is the only writer of the record
-file.
+file. Games that come back are handled on a thread of the backend's own, never on the Ray thread
+that reports them: a blocking Ray call there (``ray.kill``, creating an actor) waits for that
+very thread, and the run would hang.
 
 Faults: a game whose actor dies (its process, or its whole node) is played again from the start
 by a new actor, with a warning on the ``boardzoo.arena.ray_backend`` logger, and recorded once,
@@ -21,6 +23,7 @@ machine for the run and stopped after it.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections import deque
 from concurrent.futures import Future
@@ -47,6 +50,9 @@ _WORKER_LOST = (RayActorError, NodeDiedError, WorkerCrashedError)
 LOGGER = logging.getLogger(__name__)
 MAX_REPLAYS = 3  # deaths of the actor playing one game before the run gives up
 _CLOSE_WAIT = 10.0  # seconds an actor has to close its agents before it is killed
+
+# A game that came back: its actor, task, future, earlier deaths, and the Ray call's future.
+_Returned = tuple[Any, GameTask, Future[GameRecord | None], int, Future[Any]]
 
 
 class RayBackend(Backend):
@@ -94,6 +100,12 @@ class RayBackend(Backend):
         self._idle: list[Any] = []
         self._actors: list[Any] = []
         self._stopping = False
+        # games that came back, from Ray's thread to the handler's (None: stop)
+        self._returns: queue.SimpleQueue[_Returned | None] = queue.SimpleQueue()
+        self._handler = threading.Thread(
+            target=self._handle_returns, name="boardzoo-ray-returns", daemon=True
+        )
+        self._handler.start()
 
     def _new_actor(self) -> Any:
         actor = self._actor_class.remote(self._isolate, self._setup_timeout)
@@ -128,8 +140,20 @@ class RayBackend(Backend):
                 continue
             reference = actor.play.remote(task)
             reference.future().add_done_callback(
-                lambda done, a=actor, t=task, f=future, d=deaths: self._finished(a, t, f, d, done)
+                lambda done, a=actor, t=task, f=future, d=deaths: self._returns.put(
+                    (a, t, f, d, done)
+                )
             )
+
+    def _handle_returns(self) -> None:
+        """Handle the games that came back, one after the other, until :meth:`close`."""
+        while (returned := self._returns.get()) is not None:
+            try:
+                self._finished(*returned)
+            except BaseException as error:  # a game's future is never left unresolved
+                future = returned[2]
+                if not future.done():
+                    future.set_exception(error)
 
     def _finished(
         self,
@@ -141,6 +165,9 @@ class RayBackend(Backend):
     ) -> None:
         """A game came back: its record, the agent's error, or the news that its actor died."""
         error = done.exception()
+        if self._stopping:  # the run was interrupted (kill): the game is dropped, not replayed
+            future.set_result(None)
+            return
         if isinstance(error, _WORKER_LOST):  # the actor or its node died: replay the game
             with self._lock:
                 self._actors = [a for a in self._actors if a != actor]
@@ -185,5 +212,7 @@ class RayBackend(Backend):
             ray.wait(closing, num_returns=len(closing), timeout=_CLOSE_WAIT)
         for actor in actors:
             ray.kill(actor, no_restart=True)
+        self._returns.put(None)
+        self._handler.join(timeout=_CLOSE_WAIT)
         if self._started_ray:
             ray.shutdown()

@@ -171,8 +171,8 @@ class RaySelfPlayPool(SelfPlayPool):
                      log_to_driver=False)  # fmt: skip
             self._started_ray = True
         self._threads = max(1, int(num_cpus))
-        self._actor_class = ray.remote(num_cpus=num_cpus, max_restarts=0)(_SelfPlayActor)
-        self._actors = [self._actor_class.remote(self._threads) for _ in range(workers)]
+        self._actor_class: Any = ray.remote(num_cpus=num_cpus, max_restarts=0)(_SelfPlayActor)
+        self._actors: list[Any] = [self._actor_class.remote(self._threads) for _ in range(workers)]
 
     def play(self, jobs: Sequence[SelfPlayJob], weights: Weights) -> list[SelfPlayGames]:
         from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
