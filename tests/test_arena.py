@@ -745,9 +745,7 @@ def test_run_games_starts_no_game_once_told_to_stop(workers):
     from boardzoo.arena import ArenaSettings, GameTask, LocalBackend, run_games
     from boardzoo.arena.settings import make_settings
 
-    settings = make_settings(
-        "tictactoe", ("random", "random"), {}, ArenaSettings(time_limit=FAST)
-    )
+    settings = make_settings("tictactoe", ("random", "random"), {}, ArenaSettings(time_limit=FAST))
     taken = []
 
     def tasks():
