@@ -1,7 +1,8 @@
 """The arena's side of an agent: ask for a move with a time limit, survive whatever comes back.
 
 :class:`ProcessPlayer` runs the agent in its own process (``multiprocessing``, ``spawn`` start
-method): the child builds the agent from its spec, then answers ``act(state)`` requests sent
+method): the child builds the agent from its spec (or unpacks a fresh copy of an agent object,
+:func:`pack_agent`), then answers ``act(state)`` requests sent
 down a pipe (states are small immutable picklable values, so a move costs one pipe round trip).
 The arena waits at most ``time_limit`` seconds for the answer; an agent that hangs, loops or
 crashes its interpreter is killed and its process is started again for the next game. An
