@@ -37,18 +37,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "FAST_HEALTH_CHECK_ENV",
     "OBJECT_STORE_BYTES",
+    "RESULT",
     "NodeHandle",
+    "finish_driver",
     "inside_loopback_namespace",
     "kill_node",
     "namespace_unavailable",
     "ray_env",
     "ray_pids",
+    "run_driver_script",
     "run_in_loopback_namespace",
     "start_head",
     "start_worker",
@@ -499,3 +503,60 @@ def wait_for_resource(name: str, amount: float = 1.0, timeout: float = 30.0) -> 
             )
         time.sleep(0.05)
     return time.monotonic() - start
+
+
+# --- drivers: a script run inside the namespace that prints one JSON result ----------------------
+
+#: The line prefix of a driver's result.
+RESULT = "RESULT "
+
+
+def finish_driver(main: Callable[[], None], out: dict[str, Any]) -> None:
+    """Inside: run ``main`` (which fills ``out``), record its traceback if it fails, stop every
+    Ray process, print ``out`` as the driver's result line and exit (1 on any failure)."""
+    import traceback
+
+    try:
+        main()
+    except BaseException:
+        out["error"] = traceback.format_exc()
+    try:
+        stop_all()
+        out["left_after_stop_all"] = ray_pids()
+    except BaseException:
+        out["stop_error"] = traceback.format_exc()
+    print(RESULT + json.dumps(out), flush=True)
+    sys.exit(1 if "error" in out or "stop_error" in out else 0)
+
+
+def run_driver_script(
+    argv: Sequence[str], *, timeout: float, cwd: str | os.PathLike[str], pythonpath: Sequence[str]
+) -> tuple[dict[str, Any], subprocess.CompletedProcess[str]]:
+    """Outside: run a driver (which ends with :func:`finish_driver`) in a fresh loopback
+    namespace and return its result and the process; AssertionError (with its output) if it
+    printed none, failed, left a Ray process or left any process in its namespace."""
+    path = os.pathsep.join([*pythonpath, *filter(None, [os.environ.get("PYTHONPATH")])])
+    try:
+        done = run_in_loopback_namespace(argv, timeout=timeout, env={"PYTHONPATH": path}, cwd=cwd)
+    except subprocess.TimeoutExpired as exc:
+        output = [o.decode() if isinstance(o, bytes) else o or "" for o in (exc.stdout, exc.stderr)]
+        raise AssertionError(
+            f"driver timed out after {timeout} s\n{output[0]}\n{output[1]}"
+        ) from None
+    lines = [line for line in done.stdout.splitlines() if line.startswith(RESULT)]
+    where = f"exit status {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    assert lines, f"the driver printed no result; {where}"
+    out: dict[str, Any] = json.loads(lines[-1].removeprefix(RESULT))
+    assert "error" not in out, f"{out['error']}\n{where}"
+    assert "stop_error" not in out, f"{out['stop_error']}\n{where}"
+    assert done.returncode == 0, where
+    assert out["left_after_stop_all"] == [], "stop_all left Ray processes running"
+    if "pidns" in out:  # the namespace is gone with its driver: no process is still inside
+        for proc in Path("/proc").iterdir():
+            if proc.name.isdigit():
+                try:
+                    pidns = os.readlink(proc / "ns" / "pid")
+                except OSError:
+                    continue
+                assert pidns != out["pidns"], f"process {proc.name} outlived the namespace"
+    return out, done

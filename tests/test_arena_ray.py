@@ -23,8 +23,6 @@ cluster starts. The driver prints one JSON line; one cluster serves every test o
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -277,19 +275,13 @@ def main():
     part("object", lambda: agent_object(address))
 
 
-if __name__ == "__main__":  # agents' processes (spawn) import this script again
-    try:
-        main()
-    except BaseException:
-        out["error"] = traceback.format_exc()
-    try:
-        rc.stop_all()
-        out["left_after_stop_all"] = rc.ray_pids()
-    except BaseException:
-        out["stop_error"] = traceback.format_exc()
+def timed_main():
+    main()
     out["seconds"]["driver"] = round(time.monotonic() - T0, 1)
-    print("RESULT " + json.dumps(out), flush=True)
-    sys.exit(1 if "error" in out or "stop_error" in out else 0)
+
+
+if __name__ == "__main__":  # agents' processes (spawn) import this script again
+    rc.finish_driver(timed_main, out)
 """
 
 
@@ -304,33 +296,12 @@ def cluster_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     script = folder / "driver.py"
     script.write_text(textwrap.dedent(DRIVER))
     params = json.dumps({"kill": KILL_MATCH, "cli": CLI_MATCH, "object": OBJECT_MATCH})
-    pythonpath = os.pathsep.join(
-        filter(None, [str(TESTS_DIR), str(REPO_DIR), os.environ.get("PYTHONPATH")])
+    out, done = raycluster.run_driver_script(
+        [sys.executable, str(script), params],
+        timeout=DRIVER_TIMEOUT,
+        cwd=folder,
+        pythonpath=[str(TESTS_DIR), str(REPO_DIR)],
     )
-    try:
-        done = raycluster.run_in_loopback_namespace(
-            [sys.executable, str(script), params],
-            timeout=DRIVER_TIMEOUT,
-            env={"PYTHONPATH": pythonpath},
-            cwd=folder,
-        )
-    except subprocess.TimeoutExpired as exc:
-        output = [o.decode() if isinstance(o, bytes) else o or "" for o in (exc.stdout, exc.stderr)]
-        pytest.fail(f"driver timed out after {DRIVER_TIMEOUT} s\n{output[0]}\n{output[1]}")
-    results = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    where = f"exit status {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    assert results, f"the driver printed no result; {where}"
-    out: dict[str, Any] = json.loads(results[-1].removeprefix("RESULT "))
-    assert "error" not in out, f"{out['error']}\n{where}"
-    assert "stop_error" not in out, f"{out['stop_error']}\n{where}"
-    assert out["left_after_stop_all"] == [], "stop_all left Ray processes running"
-    for proc in Path("/proc").iterdir():  # the namespace is gone with its driver
-        if proc.name.isdigit():
-            try:
-                pidns = os.readlink(proc / "ns" / "pid")
-            except OSError:
-                continue
-            assert pidns != out["pidns"], f"process {proc.name} outlived the driver's namespace"
     assert "error" not in out["local"], out["local"].get("error")
     out["stderr"] = done.stderr
     print(f"\narena on Ray, seconds: {out['seconds']}")

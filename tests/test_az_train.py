@@ -21,11 +21,8 @@ from boardzoo.games.catalog import make_game  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+def _one_thread(one_torch_thread):
+    """Every test here on one torch thread."""
 
 
 def _quick(tmp_path, name="run", **given):

@@ -9,7 +9,6 @@ where Linux namespaces or Ray are unavailable.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -31,17 +30,7 @@ import raycluster as rc
 out = {"pidns": os.readlink("/proc/self/ns/pid")}
 
 def finish(main):
-    try:
-        main()
-    except BaseException:
-        out["error"] = traceback.format_exc()
-    try:
-        rc.stop_all()
-        out["left_after_stop_all"] = rc.ray_pids()
-    except BaseException:
-        out["stop_error"] = traceback.format_exc()
-    print("RESULT " + json.dumps(out), flush=True)
-    sys.exit(1 if "error" in out or "stop_error" in out else 0)
+    rc.finish_driver(main, out)
 """
 
 TWO_NODES = """
@@ -185,32 +174,9 @@ def run_driver(body: str, tmp_path: Path, timeout: float = 150) -> dict[str, Any
     that it succeeded, stopped every Ray process and left no process behind."""
     script = tmp_path / "driver.py"
     script.write_text(textwrap.dedent(DRIVER_PRELUDE) + textwrap.dedent(body))
-    pythonpath = os.pathsep.join(filter(None, [str(TESTS_DIR), os.environ.get("PYTHONPATH")]))
-    try:
-        done = raycluster.run_in_loopback_namespace(
-            [sys.executable, str(script)],
-            timeout=timeout,
-            env={"PYTHONPATH": pythonpath},
-            cwd=tmp_path,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"driver timed out after {timeout} s\n{exc.stdout}\n{exc.stderr}")
-    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    where = f"exit status {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    assert lines, f"the driver printed no result; {where}"
-    out: dict[str, Any] = json.loads(lines[-1].removeprefix("RESULT "))
-    assert "error" not in out, f"{out['error']}\n{where}"
-    assert "stop_error" not in out, f"{out['stop_error']}\n{where}"
-    assert done.returncode == 0, where
-    assert out["left_after_stop_all"] == [], "stop_all left Ray processes running"
-    # The namespace is gone with its driver: no process of this machine is still inside it.
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                pidns = os.readlink(proc / "ns" / "pid")
-            except OSError:
-                continue
-            assert pidns != out["pidns"], f"process {proc.name} outlived the test's namespace"
+    out, _ = raycluster.run_driver_script(
+        [sys.executable, str(script)], timeout=timeout, cwd=tmp_path, pythonpath=[str(TESTS_DIR)]
+    )
     return out
 
 

@@ -41,11 +41,11 @@ from boardzoo.arena.backends import Backend, GameWorker
 from boardzoo.arena.records import GameRecord
 from boardzoo.arena.settings import GameTask
 
-__all__ = ["MAX_REPLAYS", "RayBackend"]
+__all__ = ["MAX_REPLAYS", "WORKER_LOST", "RayBackend", "join_ray"]
 
 # What a call on an actor raises when the actor, its process or its node is gone (or cut off:
 # ActorUnavailableError, a RayActorError, "may or may not have been executed").
-_WORKER_LOST = (RayActorError, NodeDiedError, WorkerCrashedError)
+WORKER_LOST = (RayActorError, NodeDiedError, WorkerCrashedError)
 
 LOGGER = logging.getLogger(__name__)
 MAX_REPLAYS = 3  # deaths of the actor playing one game before the run gives up
@@ -53,6 +53,16 @@ _CLOSE_WAIT = 10.0  # seconds an actor has to close its agents before it is kill
 
 # A game that came back: its actor, task, future, earlier deaths, and the Ray call's future.
 _Returned = tuple[Any, GameTask, Future[GameRecord | None], int, Future[Any]]
+
+
+def join_ray(address: str | None) -> bool:
+    """Connect this process to Ray: the cluster at ``address`` (``"auto"``, ``"host:port"``), or
+    a new local instance for ``None``; nothing when Ray already runs here. Returns whether it
+    connected (so the caller shuts Ray down when done)."""
+    if ray.is_initialized():
+        return False
+    ray.init(address=address, include_dashboard=False, configure_logging=False, log_to_driver=False)
+    return True
 
 
 class RayBackend(Backend):
@@ -81,15 +91,7 @@ class RayBackend(Backend):
     ) -> None:
         self.slots = workers
         self.replayed = 0
-        self._started_ray = False
-        if not ray.is_initialized():
-            ray.init(
-                address=address,
-                include_dashboard=False,
-                configure_logging=False,
-                log_to_driver=False,
-            )
-            self._started_ray = True
+        self._started_ray = join_ray(address)
         self._actor_class = ray.remote(num_cpus=num_cpus, max_restarts=0, max_task_retries=0)(
             GameWorker
         )
@@ -168,7 +170,7 @@ class RayBackend(Backend):
         if self._stopping:  # the run was interrupted (kill): the game is dropped, not replayed
             future.set_result(None)
             return
-        if isinstance(error, _WORKER_LOST):  # the actor or its node died: replay the game
+        if isinstance(error, WORKER_LOST):  # the actor or its node died: replay the game
             with self._lock:
                 self._actors = [a for a in self._actors if a != actor]
             ray.kill(actor, no_restart=True)

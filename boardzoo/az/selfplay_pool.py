@@ -162,22 +162,19 @@ class RaySelfPlayPool(SelfPlayPool):
         # Ray is an optional dependency: imported only by the runs that ask for it.
         import ray
 
+        from boardzoo.arena.ray_backend import join_ray
+
         self._ray = ray
         self.workers = workers
         self.replayed = 0
-        self._started_ray = False
-        if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, configure_logging=False,
-                     log_to_driver=False)  # fmt: skip
-            self._started_ray = True
+        self._started_ray = join_ray(address)
         self._threads = max(1, int(num_cpus))
         self._actor_class: Any = ray.remote(num_cpus=num_cpus, max_restarts=0)(_SelfPlayActor)
         self._actors: list[Any] = [self._actor_class.remote(self._threads) for _ in range(workers)]
 
     def play(self, jobs: Sequence[SelfPlayJob], weights: Weights) -> list[SelfPlayGames]:
-        from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
+        from boardzoo.arena.ray_backend import WORKER_LOST
 
-        lost = (RayActorError, NodeDiedError, WorkerCrashedError)
         ray = self._ray
         published = ray.put(dict(weights))  # one copy in the object store, read by every actor
         results: list[SelfPlayGames | None] = [None] * len(jobs)
@@ -192,7 +189,7 @@ class RaySelfPlayPool(SelfPlayPool):
             job, slot = running.pop(done[0])
             try:
                 results[job] = ray.get(done[0])
-            except lost:  # the actor or its node died: a new actor plays the job again
+            except WORKER_LOST:  # the actor or its node died: a new actor plays the job again
                 ray.kill(self._actors[slot], no_restart=True)
                 self._actors[slot] = self._actor_class.remote(self._threads)
                 self.replayed += 1
