@@ -21,7 +21,8 @@ soon as a sequential probability ratio test on its game pairs decides (``sprt="e
 :mod:`boardzoo.arena.sprt`).
 """
 
-from boardzoo.arena.backends import Backend, GameWorker, LocalBackend, make_backend
+from boardzoo.arena.backends import Backend, LocalBackend, make_backend
+from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
 from boardzoo.arena.match import play_match
 from boardzoo.arena.openings import (
     BALANCED,
@@ -142,6 +143,8 @@ __all__ = [
     "SequentialTest",
     "Tally",
     "TournamentResult",
+    "WorkerDiedError",
+    "WorkerProcess",
     "agent_config",
     "agent_label",
     "balanced_file",

@@ -4,8 +4,9 @@ A :class:`Backend` takes one :class:`~boardzoo.arena.settings.GameTask` at a tim
 future of its record; :func:`~boardzoo.arena.runner.run_games` keeps ``slots`` of them in play.
 
 - :class:`LocalBackend` (``backend="local"``, the default): worker threads in this process, each
-  driving its own agent processes (:class:`~boardzoo.arena.players.ProcessPlayer`), kept from game
-  to game.
+  driving a :class:`~boardzoo.arena.game_worker.GameWorker` (in a process of its own with two
+  workers or more) and its agents' processes (:class:`~boardzoo.arena.players.ProcessPlayer`),
+  kept from game to game.
 - :class:`~boardzoo.arena.ray_backend.RayBackend` (``backend="ray"``): Ray actors on a cluster,
   each playing whole games the way a local worker does (``pip install boardzoo[ray]``).
 
@@ -14,25 +15,20 @@ future of its record; :func:`~boardzoo.arena.runner.run_games` keeps ``slots`` o
 
 from __future__ import annotations
 
+import logging
 import threading
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 from boardzoo.agents.base import Agent
-from boardzoo.arena.players import (
-    LocalPlayer,
-    PackedAgent,
-    Player,
-    ProcessPlayer,
-    player_key,
-)
+from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
 from boardzoo.arena.records import GameRecord
-from boardzoo.arena.referee import play_game
 from boardzoo.arena.settings import ArenaSettings, GameTask
 
-__all__ = ["Backend", "GameWorker", "LocalBackend", "make_backend"]
+__all__ = ["MAX_REPLAYS", "Backend", "GameWorker", "LocalBackend", "make_backend"]
+
+LOGGER = logging.getLogger(__name__)
+MAX_REPLAYS = 3  # deaths of the worker playing one game before the run gives up
 
 
 class Backend(ABC):
@@ -54,94 +50,80 @@ class Backend(ABC):
         """Wait for the games in play, then release the workers and their agents."""
 
 
-class GameWorker:
-    """Plays games one after the other, keeping its players (agent processes) between games.
-
-    Two copies of the same agent (self-play) get two players. At most ``capacity`` players are
-    kept; the least recently used is closed.
-
-    Args:
-        isolate: agents in their own processes (:class:`ProcessPlayer`); ``False``: in this one.
-        setup_timeout: see :class:`~boardzoo.arena.settings.ArenaSettings`.
-        capacity: players kept.
-    """
-
-    def __init__(self, isolate: bool, setup_timeout: float, capacity: int = 4) -> None:
-        self.isolate = isolate
-        self.setup_timeout = setup_timeout
-        self.capacity = capacity
-        self.players: OrderedDict[tuple[Any, int], Player] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def player(self, agent: str | Agent | PackedAgent, copy: int) -> Player:
-        """The player of ``agent`` (``copy`` 1: a second one, for self-play)."""
-        key = (player_key(agent), copy)
-        with self.lock:
-            player = self.players.pop(key, None)
-        if player is None:
-            if self.isolate and not isinstance(agent, Agent):
-                player = ProcessPlayer(agent, setup_timeout=self.setup_timeout)
-            elif isinstance(agent, PackedAgent):
-                player = LocalPlayer(agent.unpack())
-            else:
-                player = LocalPlayer(agent)
-        with self.lock:
-            self.players[key] = player
-            extra = len(self.players) - self.capacity
-            retired = [self.players.popitem(last=False)[1] for _ in range(max(0, extra))]
-        for old in retired:
-            old.close()
-        return player
-
-    def play(self, task: GameTask) -> GameRecord:
-        """Play one game and return its record."""
-        first, second = task.agents
-        copy = 1 if player_key(first) == player_key(second) else 0
-        players = (self.player(first, 0), self.player(second, copy))
-        return play_game(task.settings, task.index, players, task.configs)
-
-    def kill(self) -> None:
-        """Kill every agent process now."""
-        with self.lock:
-            players = list(self.players.values())
-        for player in players:
-            player.kill()
-
-    def close(self) -> None:
-        """Close every player."""
-        with self.lock:
-            players = list(self.players.values())
-            self.players.clear()
-        for player in players:
-            player.close()
-
-
 class LocalBackend(Backend):
-    """Games on ``workers`` threads of this process, each a :class:`GameWorker`."""
+    """Games on ``workers`` threads of this process, each driving workers of its own.
+
+    With two workers or more, a game between agents given as specs (or agent objects packed to
+    be played in processes of their own) is played by a
+    :class:`~boardzoo.arena.game_worker.WorkerProcess`: the referee runs in a process of its
+    own (with its agents' processes, or, with ``isolate=False``, the agents themselves), so
+    that games played at once do not wait for each other on this process's interpreter lock.
+    Otherwise (one worker, or agent objects played in this process) a
+    :class:`~boardzoo.arena.game_worker.GameWorker` plays it in the thread. A game whose
+    worker process dies is played again from the start by a new one (a warning on the
+    ``boardzoo.arena.backends`` logger), at most :data:`MAX_REPLAYS` times.
+
+    Attributes:
+        replayed: games played again because their worker process died.
+    """
 
     def __init__(self, workers: int, isolate: bool, setup_timeout: float) -> None:
         self.slots = workers
         self.isolate = isolate
         self.setup_timeout = setup_timeout
+        self.replayed = 0
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardzoo-arena")
         self._local = threading.local()
-        self._workers: list[GameWorker] = []
+        self._workers: list[GameWorker | WorkerProcess] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
 
-    def _worker(self) -> GameWorker:
-        worker = getattr(self._local, "worker", None)
+    def in_process_of_its_own(self, task: GameTask) -> bool:
+        """Whether ``task`` is played by a worker process (see the class docstring)."""
+        return self.slots >= 2 and not any(isinstance(a, Agent) for a in task.agents)
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the worker processes alive now (none while every game is played
+        in this process's threads)."""
+        with self._lock:
+            workers = list(self._workers)
+        return [w.pid for w in workers if isinstance(w, WorkerProcess) and w.pid is not None]
+
+    def _worker(self, task: GameTask) -> GameWorker | WorkerProcess:
+        """This thread's worker for ``task``: its worker process, or its in-thread worker."""
+        kind = "process" if self.in_process_of_its_own(task) else "thread"
+        worker: GameWorker | WorkerProcess | None = getattr(self._local, kind, None)
         if worker is None:
-            worker = self._local.worker = GameWorker(self.isolate, self.setup_timeout)
+            if kind == "process":
+                worker = WorkerProcess(self.isolate, self.setup_timeout)
+            else:
+                worker = GameWorker(self.isolate, self.setup_timeout)
+            setattr(self._local, kind, worker)
             with self._lock:
                 self._workers.append(worker)
         return worker
 
     def _play(self, task: GameTask) -> GameRecord | None:
-        if self._stop.is_set():
-            return None
-        record = self._worker().play(task)
-        return None if self._stop.is_set() else record
+        deaths = 0
+        while not self._stop.is_set():
+            try:
+                record = self._worker(task).play(task)
+            except WorkerDiedError as error:
+                if self._stop.is_set():
+                    return None
+                self._local.process = None  # the next try starts a new worker process
+                deaths += 1
+                if deaths > MAX_REPLAYS:
+                    raise
+                LOGGER.warning(
+                    "game %d of %s: %s; playing it again from the start",
+                    task.index, " vs ".join(task.settings.agents), error,
+                )  # fmt: skip
+                with self._lock:
+                    self.replayed += 1
+                continue
+            return None if self._stop.is_set() else record
+        return None
 
     def submit(self, task: GameTask) -> Future[GameRecord | None]:
         return self._pool.submit(self._play, task)

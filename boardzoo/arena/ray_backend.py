@@ -1,6 +1,6 @@
 """Games on a Ray cluster (``backend="ray"``): Ray actors play whole games, the driver records.
 
-Each of the ``workers`` actors is a :class:`~boardzoo.arena.backends.GameWorker`: it plays one
+Each of the ``workers`` actors is a :class:`~boardzoo.arena.game_worker.GameWorker`: it plays one
 game at a time under the referee's rules, its agents in processes of their own on the actor's
 node (built, prepared and compiled there before any clock runs), kept from game to game. The
 driver hands games to idle actors, takes each record back and is the only writer of the record
@@ -37,7 +37,7 @@ except ImportError as error:  # the optional dependency is missing: say how to g
         "backend='ray' needs Ray, an optional dependency: pip install 'boardzoo[ray]'"
     ) from error
 
-from boardzoo.arena.backends import Backend, GameWorker
+from boardzoo.arena.backends import MAX_REPLAYS, Backend, GameWorker
 from boardzoo.arena.records import GameRecord
 from boardzoo.arena.settings import GameTask
 
@@ -48,7 +48,6 @@ __all__ = ["MAX_REPLAYS", "WORKER_LOST", "RayBackend", "join_ray"]
 WORKER_LOST = (RayActorError, NodeDiedError, WorkerCrashedError)
 
 LOGGER = logging.getLogger(__name__)
-MAX_REPLAYS = 3  # deaths of the actor playing one game before the run gives up
 _CLOSE_WAIT = 10.0  # seconds an actor has to close its agents before it is killed
 
 # A game that came back: its actor, task, future, earlier deaths, and the Ray call's future.
@@ -71,7 +70,7 @@ class RayBackend(Backend):
     Args:
         workers: actors, so games played at once (each actor asks Ray for ``num_cpus`` CPUs).
         isolate: agents in processes of their own inside each actor's node (see
-            :class:`~boardzoo.arena.backends.GameWorker`).
+            :class:`~boardzoo.arena.game_worker.GameWorker`).
         setup_timeout: seconds to start an agent's process, and again to prepare it for a game.
         address: the cluster to join; ``None``: start one here (unless Ray is running already in
             this process, which is then used as it is).

@@ -17,7 +17,9 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
         # No playouts: leaves are scored by the shipped n-tuple net, and implicit minimax
         # backups weigh half (at 0.2 s a move: 9-0-1 against alpha-beta depth 6).
         "reversi": {"cutoff": 0, "minimax_weight": 0.5, "eval": "learned"},
-        # Playouts to the end, blended with minimax backups of the hand-made evaluation.
+        # Playouts to the end, blended with minimax backups of the hand-made evaluation. Not
+        # separated from plain UCT (55.0% at 0.1 s a move over 30 games, 50.0% at 1 s over 40):
+        # no option or combination was, on Connect Four.
         "connect_four": {"minimax_weight": 0.3},
         "tictactoe": {},
     },
