@@ -1,7 +1,8 @@
 """Registers the environments with PettingZoo and Gymnasium (done on ``import boardzoo``).
 
 Every game of the catalog gets its AEC id (``spec.aec_id``, its env module's ``env``) and its
-Gymnasium id (``spec.gym_id``, the generic single-agent env with ``game`` set). Nothing here
+Gymnasium id (``spec.gym_id``, the generic single-agent env with ``game`` set; its
+``vector_entry_point`` is the batched env, :mod:`boardzoo.vector`). Nothing here
 imports pygame or torch.
 
 How a program reaches the ids:
@@ -31,6 +32,7 @@ from boardzoo.games.catalog import all_games, get_game
 __all__ = ["AEC_ENVS", "ENV_ARGUMENTS", "GYMNASIUM_ENVS", "make_env", "register_envs"]
 
 SINGLE_AGENT_ENTRY_POINT = "boardzoo.envs.single_agent:BoardGameSingleAgentEnv"
+VECTOR_ENTRY_POINT = "boardzoo.vector.env:BoardGameVectorEnv"
 # Keywords of every env's ``env()`` that are no game options.
 ENV_ARGUMENTS = ("render_mode", "screen_size")
 
@@ -41,9 +43,14 @@ def aec_envs() -> dict[str, str]:
 
 
 def gymnasium_envs() -> dict[str, dict[str, Any]]:
-    """Gymnasium id -> the ``gymnasium.register`` arguments, one per catalog game."""
+    """Gymnasium id -> the ``gymnasium.register`` arguments, one per catalog game: the
+    single-agent env, and the batched env as its ``vector_entry_point``."""
     return {
-        spec.gym_id: {"entry_point": SINGLE_AGENT_ENTRY_POINT, "kwargs": {"game": spec.name}}
+        spec.gym_id: {
+            "entry_point": SINGLE_AGENT_ENTRY_POINT,
+            "vector_entry_point": VECTOR_ENTRY_POINT,
+            "kwargs": {"game": spec.name},
+        }
         for spec in all_games()
     }
 

@@ -29,6 +29,7 @@ __all__ = ["BOARD", "BOTTOM", "COLS", "ROWS", "SPEC", "TOP", "ConnectFourState"]
 RED, YELLOW = 0, 1
 ROWS, COLS = 6, 7
 HEIGHT = ROWS + 1  # bits per column: six cells and the sentinel
+LAYOUT = (-1, HEIGHT, ROWS - 1)  # column-major, the bottom cell first: see Game.layout
 BOTTOM = sum(1 << (col * HEIGHT) for col in range(COLS))  # the bottom cell of every column
 BOARD = BOTTOM * ((1 << ROWS) - 1)  # all 42 cells
 TOP = BOTTOM << (ROWS - 1)  # the top cell of every column
@@ -54,6 +55,7 @@ def _build() -> Game:
         initial_state=ConnectFourState.initial,
         square_action=lambda row, col: col,
         state_from_bitboards=lambda red, yellow, player: ConnectFourState(red, yellow),
+        layout=LAYOUT,
     )
 
 
@@ -334,7 +336,7 @@ class ConnectFourState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(6, 7, 2)``: plane 0 ``player``'s discs, plane 1 the opponent's; row 0 the top."""
         own, opp = (self.red, self.yellow) if player == RED else (self.yellow, self.red)
-        return board_planes(own, opp, ROWS, COLS, -1, HEIGHT, ROWS - 1)
+        return board_planes(own, opp, ROWS, COLS, *LAYOUT)
 
     def to_text(self) -> str:
         """The board as :meth:`from_text` reads it: rows top first, ``X``, ``O`` and ``.``."""

@@ -27,6 +27,7 @@ __all__ = ["BOARD_SIZES", "SPEC", "ReversiState", "action_name", "parse_action"]
 BOARD_SIZES = (4, 6, 8)
 BLACK, WHITE = 0, 1
 _STRIDE = 8  # the kernels' bitboards are 8 squares wide whatever the board size
+LAYOUT = (_STRIDE, 1, 0)  # see Game.layout
 FILES = "abcdefghijklmnopqrstuvwxyz"
 BOARD_SIZE = GameOption("board_size", 8, BOARD_SIZES, "squares on a side of the board")
 
@@ -51,6 +52,7 @@ def _build(board_size: int) -> Game:
         initial_state=lambda: ReversiState.initial(size),
         square_action=lambda row, col: row * size + col,
         state_from_bitboards=lambda black, white, player: ReversiState(size, black, white, player),
+        layout=LAYOUT,
     )
 
 
@@ -293,7 +295,7 @@ class ReversiState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(size, size, 2)``: plane 0 ``player``'s discs, plane 1 the opponent's."""
         own, opp = self._own_opp(self.black, self.white, player)
-        return board_planes(own, opp, self.size, self.size, _STRIDE, 1, 0)
+        return board_planes(own, opp, self.size, self.size, *LAYOUT)
 
     def to_text(self) -> str:
         """The board as :meth:`from_text` reads it."""

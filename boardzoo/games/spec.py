@@ -227,6 +227,8 @@ class Game:
         square_action: the action that a click on ``(row, col)`` means, or ``None``.
         state_from_bitboards: the position with bitboards ``(s0, s1)`` (the kernels' layout, as
             :meth:`BoardState.bitboards` gives them) and ``player`` to move.
+        layout: ``(row_stride, col_stride, offset)``: the square at ``(row, col)`` (row 0 at
+            the top) is bit ``offset + row * row_stride + col * col_stride`` of the bitboards.
     """
 
     spec: GameSpec
@@ -240,6 +242,7 @@ class Game:
     initial_state: Callable[[], BoardState]
     square_action: Callable[[int, int], int | None]
     state_from_bitboards: Callable[[int, int, int], BoardState]
+    layout: tuple[int, int, int]
 
     @property
     def name(self) -> str:

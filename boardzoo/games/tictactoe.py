@@ -20,6 +20,7 @@ __all__ = ["SPEC", "TicTacToeState"]
 X, O = 0, 1
 FULL_BOARD = 0b111_111_111
 _SIZE = 3
+LAYOUT = (_SIZE, 1, 0)  # see Game.layout
 _NUM_ACTIONS = 9
 # The eight lines, as bitboards of bit ``row * 3 + col``.
 WINNING_LINES = (
@@ -42,6 +43,7 @@ def _build() -> Game:
         initial_state=TicTacToeState.initial,
         square_action=lambda row, col: row * _SIZE + col,
         state_from_bitboards=lambda x, o, player: TicTacToeState(x, o),
+        layout=LAYOUT,
     )
 
 
@@ -230,7 +232,7 @@ class TicTacToeState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(3, 3, 2)``: plane 0 ``player``'s marks, plane 1 the opponent's."""
         own, opp = (self.x, self.o) if player == X else (self.o, self.x)
-        return board_planes(own, opp, _SIZE, _SIZE, _SIZE, 1, 0)
+        return board_planes(own, opp, _SIZE, _SIZE, *LAYOUT)
 
     def to_text(self) -> str:
         symbols = {X: "X", O: "O", None: "."}

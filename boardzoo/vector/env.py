@@ -1,0 +1,297 @@
+"""Batched single-agent board games: a Gymnasium ``VectorEnv`` stepped in one compiled call.
+
+| Ids         | every catalog game's `gym_id`, with `gymnasium.make_vec(id, num_envs,            |
+|             | vectorization_mode="vector_entry_point", ...)`: `boardzoo/Reversi-v0`,           |
+|             | `boardzoo/TicTacToe-v0`, `boardzoo/ConnectFour-v0`                               |
+|-------------|----------------------------------------------------------------------------------|
+| Actions     | `MultiDiscrete([num_actions] * num_envs)`; each sub-env's `Discrete(num_actions)`|
+| Observation | `Box(0, 1, (num_envs, rows, cols, 2), int8)`: plane 0 the learner's pieces       |
+| Action mask | `info["action_mask"]` and `envs.action_masks()`: int8 `(num_envs, num_actions)`  |
+
+Each sub-env is :class:`~boardzoo.envs.single_agent.BoardGameSingleAgentEnv` (same actions,
+observations, masks, rewards and episode ends), but every sub-env's step (the learner's move, the
+opponent's reply, the check for the end of the game, the observation and the mask) runs in one
+compiled call over arrays of bitboards: no Python per sub-env.
+
+### Opponents
+Played inside the compiled step: ``"random"`` (uniform over the legal moves) and ``"greedy"``
+(the game's one-ply greedy rule, :class:`~boardzoo.agents.greedy.GreedyAgent`'s, ties broken at
+random). Each sub-env draws its opponent's moves, and its side when ``learner_color="random"``,
+from a random stream of its own (xorshift64*, seeded by ``reset(seed=...)``).
+
+### Rewards, episode end, autoreset
++1 for a win, -1 for a loss, 0 for a draw, at the end of the game only; an illegal action ends
+the sub-env's episode at once with -1 (``info["illegal_action"]``). Episodes terminate, never
+truncate. Autoreset follows Gymnasium 1.x's default ``AutoresetMode.NEXT_STEP``: the step that
+ends an episode returns its last observation; the sub-env's next step ignores its action, starts
+a new episode and returns its first observation with reward 0.
+
+### Info
+Arrays over the sub-envs, each with its Gymnasium ``"_key"`` mask: ``"action_mask"`` (int8
+``(num_envs, num_actions)``), ``"learner"`` (the learner's side, 0 moves first), and
+``"illegal_action"`` (set, with its mask, only where an illegal action ended the episode).
+
+### Arguments
+``gymnasium.make_vec("boardzoo/Reversi-v0", num_envs=1024,
+vectorization_mode="vector_entry_point", opponent="greedy", learner_color="random",
+board_size=8)``, or ``BoardGameVectorEnv(game, num_envs, ...)`` for any catalog game.
+
+- ``num_envs``: the number of sub-envs (at least 1).
+- ``opponent``: ``"random"`` or ``"greedy"``.
+- ``learner_color``: ``"first"`` / ``"second"``, a side of the game (any case) or ``"random"``.
+- the game's options (``board_size`` for Reversi: 4, 6 or 8).
+
+### Seeding
+``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (a list gives each its own seed); the same
+seeds and actions give the same observations. ``reset(options={"reset_mask": mask})`` starts
+new episodes in the masked sub-envs only.
+
+### Version History
+* v0: Initial release.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from boardzoo.envs.single_agent import learner_side
+from boardzoo.games._bits import seed_rng
+from boardzoo.games.catalog import get_game
+from boardzoo.games.spec import Game
+from boardzoo.vector.kernels import OPPONENT_KINDS, compiled_vector
+
+__all__ = ["BoardGameVectorEnv"]
+
+_NO_SQUARE = -1
+
+
+def _cell_squares(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """For each of the 64 cells of the kernels' bitboards, its row and column on the board
+    (-1 for a cell that is not a square), from the game's :attr:`~Game.layout`."""
+    rows = np.full(64, _NO_SQUARE, dtype=np.int64)
+    cols = np.full(64, _NO_SQUARE, dtype=np.int64)
+    row_stride, col_stride, offset = game.layout
+    for row in range(game.rows):
+        for col in range(game.cols):
+            cell = offset + row * row_stride + col * col_stride
+            rows[cell], cols[cell] = row, col
+    return rows, cols
+
+
+class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
+    """``num_envs`` learners of one catalog game against a compiled opponent, stepped at once.
+
+    Args:
+        game: a catalog game's name (``"reversi"``) or a :class:`Game` (options chosen).
+        num_envs: the number of sub-envs.
+        opponent: ``"random"`` or ``"greedy"``.
+        learner_color: ``"first"``, ``"second"``, one of the game's sides, or ``"random"``.
+        render_mode: only ``None`` (batched envs are not drawn; use the single env to watch).
+        **options: the game's options (``board_size=6`` for Reversi), each checked.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        game: str | Game,
+        num_envs: int,
+        opponent: str = "random",
+        learner_color: str = "random",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if isinstance(game, Game):
+            if options:
+                raise ValueError(f"options {options} given with a Game: its options are chosen")
+            rules = game
+        else:
+            rules = get_game(game).make(**options)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if opponent not in OPPONENT_KINDS:
+            raise ValueError(
+                f"opponent must be one of {', '.join(OPPONENT_KINDS)} in a batched env, got "
+                f"{opponent!r}; other agents play in copies of the single env: "
+                f"gymnasium.make_vec(id, num_envs, vectorization_mode='sync', opponent=...)"
+            )
+        if render_mode is not None:
+            raise ValueError(
+                f"render_mode must be None for a batched env, got {render_mode!r}: draw one "
+                "game with the single env (gymnasium.make) instead"
+            )
+        side = learner_side(rules.spec, learner_color)
+        self.game = rules
+        self.num_envs = int(num_envs)
+        self.opponent = opponent
+        self.learner_color = learner_color
+        self.render_mode = None
+        self.single_action_space = spaces.Discrete(rules.num_actions)
+        self.single_observation_space = spaces.Box(
+            0, 1, shape=(rules.rows, rules.cols, 2), dtype=np.int8
+        )
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+
+        self._kernels = compiled_vector(rules)
+        self._kind = OPPONENT_KINDS[opponent]
+        self._colour = -1 if side is None else side
+        start = rules.initial_state()
+        self._initial = np.array([*start.bitboards(), start.current_player], dtype=np.uint64)
+        self._pass = -1 if rules.pass_action is None else rules.pass_action
+        self._cell_row, self._cell_col = _cell_squares(rules)
+        n = self.num_envs
+        self._state = np.zeros((n, 3), dtype=np.uint64)  # s0, s1, player to move
+        self._learner = np.zeros(n, dtype=np.int64)
+        self._rng = np.zeros(n, dtype=np.uint64)
+        self._ended = np.zeros(n, dtype=np.bool_)
+        self._obs_shape = (n, rules.rows, rules.cols, 2)
+        self._last_obs = np.zeros(self._obs_shape, dtype=np.int8)
+        self._mask = np.zeros((n, rules.num_actions), dtype=np.int8)
+        self._started = False
+
+    # --- gymnasium API ------------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start new episodes in every sub-env (or those of ``options["reset_mask"]``).
+
+        Args:
+            seed: an int (sub-env ``i`` gets ``seed + i``), one seed per sub-env, or ``None``
+                (fresh entropy for the sub-envs reset).
+            options: ``{"reset_mask": bool array (num_envs,)}`` resets only those sub-envs.
+
+        Returns:
+            The observations and the info (see the module docstring).
+        """
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        which = self._reset_mask(options)
+        seeds = self._seeds(seed)
+        for i in np.flatnonzero(which):
+            self._rng[i] = seed_rng(np.uint64(seeds[i]))
+        obs = np.empty(self._obs_shape, dtype=np.int8)
+        if self._started and not which.all():
+            obs[:] = self._last_obs
+        mask = self._mask.copy()
+        subset = np.flatnonzero(which)
+        sub_obs = np.empty((len(subset), *obs.shape[1:]), dtype=np.int8)
+        sub_mask = np.empty((len(subset), mask.shape[1]), dtype=np.int8)
+        state, learner, rng = self._state[subset], self._learner[subset], self._rng[subset]
+        self._kernels["reset_all"](
+            state, learner, rng, self._colour, self._kind, self._initial, self.game.params,
+            self._pass, self._cell_row, self._cell_col, sub_obs, sub_mask,
+        )  # fmt: skip
+        self._state[subset], self._learner[subset], self._rng[subset] = state, learner, rng
+        obs[subset], mask[subset] = sub_obs, sub_mask
+        self._ended[subset] = False
+        self._mask, self._last_obs, self._started = mask, obs, True
+        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+        return obs, self._info(illegal)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play every sub-env's action, then its opponent's reply (see the module docstring).
+
+        Args:
+            actions: an integer array of shape ``(num_envs,)``.
+
+        Returns:
+            Observations, rewards (float64), terminated, truncated (always False) and info.
+
+        Raises:
+            gymnasium.error.ResetNeeded: before the first :meth:`reset`.
+            ValueError: ``actions`` of another shape, or not integers.
+        """
+        if not self._started:
+            raise gymnasium.error.ResetNeeded(
+                "step() was called before reset(); call envs.reset() to start the episodes"
+            )
+        moves = np.asarray(actions)
+        if moves.shape != (self.num_envs,) or not np.issubdtype(moves.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.num_envs},), got "
+                f"{moves.dtype} of shape {moves.shape}"
+            )
+        n = self.num_envs
+        obs = np.empty(self._obs_shape, dtype=np.int8)
+        mask = np.empty_like(self._mask)
+        reward = np.empty(n, dtype=np.float64)
+        terminated = np.empty(n, dtype=np.bool_)
+        illegal = np.empty(n, dtype=np.bool_)
+        self._kernels["step_all"](
+            self._state, self._learner, self._rng, self._ended, moves.astype(np.int64, copy=False),
+            self._colour, self._kind, self._initial, self.game.params, self._pass,
+            self._cell_row, self._cell_col, obs, mask, reward, terminated, illegal,
+        )  # fmt: skip
+        self._mask, self._last_obs = mask, obs
+        truncated = np.zeros(n, dtype=np.bool_)
+        return obs, reward, terminated, truncated, self._info(illegal)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every sub-env's learner: a fresh int8 ``(num_envs,
+        num_actions)`` array, equal to the last ``info["action_mask"]``."""
+        return self._mask.copy()
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _info(self, illegal: np.ndarray) -> dict[str, Any]:
+        everyone = np.ones(self.num_envs, dtype=np.bool_)
+        info: dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "_action_mask": everyone,
+            "learner": self._learner.copy(),
+            "_learner": everyone.copy(),
+        }
+        if illegal.any():
+            info["illegal_action"] = illegal
+            info["_illegal_action"] = illegal.copy()
+        return info
+
+    def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray:
+        if not options or options.get("reset_mask") is None:
+            return np.ones(self.num_envs, dtype=np.bool_)
+        mask = np.asarray(options["reset_mask"])
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+            raise ValueError(
+                f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), got "
+                f"{mask.dtype} of shape {mask.shape}"
+            )
+        if not self._started and not mask.all():
+            raise ValueError("the first reset() must start every sub-env: give no reset_mask")
+        return mask
+
+    def _seeds(self, seed: int | Sequence[int] | None) -> np.ndarray:
+        """One seed per sub-env (a uint64 each)."""
+        n = self.num_envs
+        if seed is None:
+            entropy = np.random.SeedSequence().generate_state(n, dtype=np.uint64)
+            return np.asarray(entropy, dtype=np.uint64)
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if seed < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {seed}")
+            return (np.arange(n, dtype=np.uint64) + np.uint64(seed)).astype(np.uint64)
+        seeds = list(seed) if isinstance(seed, Sequence) else [seed]
+        if len(seeds) != n or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0 for s in seeds
+        ):
+            raise ValueError(
+                f"seed must be a non-negative int or a list of {n} of them, got {seed!r}"
+            )
+        return np.array(seeds, dtype=np.uint64)

@@ -1,0 +1,218 @@
+"""The batched env against Gymnasium's own ``SyncVectorEnv`` of the single-agent env.
+
+Oracle: N copies of :class:`~boardzoo.envs.single_agent.BoardGameSingleAgentEnv` (positions by
+the games' Python states, observations by ``planes``) stepped by Gymnasium's ``SyncVectorEnv``
+(its own autoreset), with opponents written here in plain Python from the rule the batched env
+documents: a uniform choice among the legal placements, in action order, drawn from a
+xorshift64* stream seeded by splitmix64 (Vigna 2016) with the sub-env's seed; greedy: the same
+choice among the placements of best ``greedy_score``. Over thousands of steps with random legal
+and some illegal actions, every observation, mask, reward, termination and info must be equal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+import boardzoo  # noqa: F401  (registers the ids)
+from boardzoo.agents.base import Agent
+from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
+from boardzoo.games.catalog import get_game
+from boardzoo.vector import BoardGameVectorEnv
+
+MASK64 = (1 << 64) - 1
+
+
+class Xorshift:
+    """splitmix64 seeding, xorshift64 steps, xorshift64* output: plain Python integers."""
+
+    def __init__(self, seed: int) -> None:
+        z = (seed + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
+        self.state = z or 0x9E3779B97F4A7C15
+
+    def below(self, count: int) -> int:
+        """The next draw, reduced to ``range(count)``."""
+        x = self.state
+        x ^= x >> 12
+        x ^= (x << 25) & MASK64
+        x ^= x >> 27
+        self.state = x
+        return (((x * 0x2545F4914F6CDD1D) & MASK64) >> 32) % count
+
+
+class StreamOpponent(Agent):
+    """Plays what the batched env's compiled opponent plays, from the same stream."""
+
+    def __init__(self, seed: int, greedy: bool = False) -> None:
+        self.rng = Xorshift(seed)
+        self.greedy = greedy
+
+    def act(self, env: Any) -> int:
+        state = env
+        game = state.game
+        placements = [a for a in state.legal_actions() if a != game.pass_action]
+        if not placements:
+            return int(game.pass_action)
+        if self.greedy:
+            placements = self._best(state, placements)
+        return placements[self.rng.below(len(placements))]
+
+    @staticmethod
+    def _best(state: Any, placements: list[int]) -> list[int]:
+        """The placements of best greedy score (the kernel's score of the cell each fills)."""
+        game = state.game
+        s0, s1 = (np.uint64(b) for b in state.bitboards())
+        player = state.current_player
+        cells = int(game.kernels.placements(s0, s1, player, game.params))
+        by_action = {}
+        for cell in range(64):
+            if cells >> cell & 1:
+                action = int(game.kernels.cell_action(cell, game.params))
+                score = game.kernels.greedy_score(s0, s1, player, cell, game.params)
+                by_action[action] = int(score)
+        assert sorted(by_action) == placements
+        best = max(by_action.values())
+        return [a for a in placements if by_action[a] == best]
+
+
+def _oracle(game: str, n: int, seed: int, colour: str, greedy: bool, **options: Any) -> Any:
+    def make(i: int) -> Any:
+        return lambda: BoardGameSingleAgentEnv(
+            game, opponent=StreamOpponent(seed + i, greedy), learner_color=colour, **options
+        )
+
+    return SyncVectorEnv([make(i) for i in range(n)], autoreset_mode=AutoresetMode.NEXT_STEP)
+
+
+def _assert_same(batched: tuple[Any, ...], oracle: tuple[Any, ...], step: int) -> None:
+    *arrays, info_b = batched
+    *expected, info_o = oracle
+    names = ("obs", "reward", "terminated", "truncated")
+    for name, got, want in zip(names, arrays, expected, strict=True):
+        np.testing.assert_array_equal(got, want, err_msg=f"{name} differs at step {step}")
+    assert set(info_b) == set(info_o), f"info keys differ at step {step}"
+    for key in info_o:
+        np.testing.assert_array_equal(
+            info_b[key], info_o[key], err_msg=f"info[{key!r}] differs at step {step}"
+        )
+
+
+CASES = [
+    ("reversi", {"board_size": 8}, "first", False),
+    ("reversi", {"board_size": 6}, "second", True),
+    ("reversi", {"board_size": 4}, "first", False),
+    ("connect_four", {}, "second", False),
+    ("connect_four", {}, "first", True),
+    ("tictactoe", {}, "first", False),
+    ("tictactoe", {}, "second", True),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "colour", "greedy"), CASES)
+def test_the_batched_env_steps_as_copies_of_the_single_env(game, options, colour, greedy):
+    n, seed, steps = 16, 11, 400
+    opponent = "greedy" if greedy else "random"
+    batched = BoardGameVectorEnv(game, n, opponent=opponent, learner_color=colour, **options)
+    oracle = _oracle(game, n, seed, colour, greedy, **options)
+    rng = np.random.default_rng(5)
+    got, want = batched.reset(seed=seed), oracle.reset(seed=seed)
+    _assert_same((got[0], 0, 0, 0, got[1]), (want[0], 0, 0, 0, want[1]), step=0)
+    ended = 0
+    for step in range(1, steps + 1):
+        mask = want[-1]["action_mask"]
+        # a random legal action (any, after the end of an episode: it is ignored)
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        wrong = rng.random(n) < 0.01  # now and then an illegal action (or any action)
+        actions[wrong] = rng.integers(0, batched.single_action_space.n, wrong.sum())
+        got = batched.step(actions)
+        want = oracle.step(actions)
+        _assert_same(got, want, step)
+        ended += int(want[2].sum())
+    assert ended > n  # several episodes of each sub-env, so autoresets were compared too
+
+
+def test_make_vec_returns_the_batched_env_with_gymnasium_conventions():
+    envs = gymnasium.make_vec(
+        "boardzoo/Reversi-v0", num_envs=32, vectorization_mode="vector_entry_point",
+        opponent="greedy", board_size=8,
+    )  # fmt: skip
+    assert isinstance(envs.unwrapped, BoardGameVectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, info = envs.reset(seed=0)
+    assert obs.shape == (32, 8, 8, 2) and obs.dtype == np.int8
+    assert info["action_mask"].shape == (32, 65) and info["action_mask"].dtype == np.int8
+    assert obs in envs.observation_space
+    assert set(np.unique(info["learner"])) == {0, 1}  # learner_color="random": both sides
+    # a learner moving second finds the opponent's first move made: 5 discs, not 4
+    discs = obs.sum(axis=(1, 2, 3))
+    np.testing.assert_array_equal(discs, np.where(info["learner"] == 1, 5, 4))
+    np.testing.assert_array_equal(envs.unwrapped.action_masks(), info["action_mask"])
+
+
+def test_the_same_seed_gives_the_same_games_and_another_seed_others():
+    def play(seed: int) -> list[np.ndarray]:
+        envs = BoardGameVectorEnv("connect_four", 8, opponent="random")
+        obs, info = envs.reset(seed=seed)
+        seen = [obs]
+        for _ in range(60):
+            obs, *_, info = envs.step(info["action_mask"].argmax(axis=1))
+            seen.append(obs)
+        return seen
+
+    first, again, other = play(3), play(3), play(4)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+def test_reset_mask_starts_only_the_masked_sub_envs():
+    envs = BoardGameVectorEnv("tictactoe", 4, opponent="random", learner_color="first")
+    envs.reset(seed=0)
+    obs, *_ = envs.step(np.zeros(4, dtype=np.int64))  # everyone takes the corner a1
+    keep = obs.copy()
+    fresh, _ = envs.reset(options={"reset_mask": np.array([True, False, True, False])})
+    assert fresh[[0, 2]].sum() == 0  # empty boards again
+    np.testing.assert_array_equal(fresh[[1, 3]], keep[[1, 3]])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_envs": 0}, "num_envs must be at least 1, got 0"),
+        ({"num_envs": 2.5}, "num_envs must be a positive integer, got 2.5"),
+        ({"opponent": "mcts"}, "opponent must be one of random, greedy .* got 'mcts'"),
+        ({"render_mode": "human"}, "render_mode must be None .* got 'human'"),
+        ({"learner_color": "blue"}, "learner_color must be one of"),
+        ({"board_size": 5}, r"board_size must be one of \[4, 6, 8\], got 5"),
+    ],
+)
+def test_bad_arguments_are_refused_with_what_is_allowed(kwargs, message):
+    arguments = {"num_envs": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        BoardGameVectorEnv("reversi", **arguments)
+
+
+def test_steps_before_reset_and_actions_of_the_wrong_shape_are_refused():
+    envs = BoardGameVectorEnv("tictactoe", 3)
+    with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match=r"shape \(3,\), got int64 of shape \(2,\)"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="integer array"):
+        envs.step(np.zeros(3, dtype=np.float32))
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": [1, 0, 1]})
+
+
+def test_every_catalog_game_has_a_batched_env():
+    for spec in [get_game(name) for name in ("reversi", "connect_four", "tictactoe")]:
+        envs = gymnasium.make_vec(spec.gym_id, num_envs=2, vectorization_mode="vector_entry_point")
+        obs, _ = envs.reset(seed=1)
+        assert obs.shape[0] == 2
