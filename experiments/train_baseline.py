@@ -4,6 +4,8 @@
         --opponent self_play --steps 1000000
     python experiments/train_baseline.py --game tictactoe --algo dqn --steps 50000
     python experiments/train_baseline.py --game connect_four --algo maskable_ppo --steps 200000
+    python experiments/train_baseline.py --game reversi --board-size 8 --num-envs 64 \
+        --opponent greedy --steps 1000000                # SB3 on the batched env
     python experiments/train_baseline.py --quick          # a smoke run of a few thousand steps
 
 ``--game`` is any catalog game; ``--board-size`` (and ``--options NAME=VALUE``) set its options,
@@ -16,6 +18,12 @@ the random player), one drawn per episode. Every ``--eval-every`` steps the poli
 ``--eval-episodes`` games against each of ``--eval-opponents`` (legal moves only, deterministic)
 and the win rates are appended to ``evaluations.csv``; a checkpoint is saved at the same time.
 The final model is ``model.zip`` in the run folder, with ``learning_curve.png``.
+
+``--num-envs N`` (N > 1) trains on the batched env (:mod:`boardzoo.vector`, through
+:class:`boardzoo.rl.SB3VecEnv`): N games stepped in one compiled call, the opponent (``random``
+or ``greedy``) inside it. PPO then collects ``--n-steps`` steps of each of the N games per
+rollout (default ``4096 // N``, at least 32) and learns in minibatches of ``--batch-size``
+(default 64, 512 with several envs). ``steps_per_second`` is printed at the end.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from boardzoo.experiment import (
     seed_everything,
 )
 from boardzoo.games.catalog import GAME_NAMES
+from boardzoo.vector import OPPONENT_KINDS
 
 ALGOS = ("maskable_ppo", "dqn")
 # This script's board size, for games with a board_size option, when --board-size is not given.
@@ -53,6 +62,9 @@ class Args:
     algo: str = arg("maskable_ppo", "maskable_ppo or dqn")
     opponent: str = arg("random", "an agent spec, or self_play")
     steps: int = arg(100_000, "environment steps to train")
+    num_envs: int = arg(1, "games played at once; above 1, the batched env (random or greedy)")
+    n_steps: int = arg(0, "maskable_ppo: steps of each env per rollout (0: 512, or 4096 // N)")
+    batch_size: int = arg(0, "minibatch size (0: 64, or 512 with several envs)")
     seed: int = arg(0, "seeds the learner, the opponents and the evaluations")
     policy: str = arg("mlp", "mlp, or cnn (boardzoo.rl.BoardCNN, for small boards)")
     eval_every: int = arg(10_000, "steps between evaluations and checkpoints")
@@ -72,6 +84,15 @@ def check(args: Args) -> Args:
         raise SystemExit(f"--algo must be one of {', '.join(ALGOS)}, got {args.algo!r}")
     if args.policy not in ("mlp", "cnn"):
         raise SystemExit(f"--policy must be mlp or cnn, got {args.policy!r}")
+    if args.num_envs < 1:
+        raise SystemExit(f"--num-envs must be at least 1, got {args.num_envs}")
+    if args.num_envs > 1 and args.opponent not in OPPONENT_KINDS:
+        raise SystemExit(
+            f"--num-envs {args.num_envs} plays in the batched env, whose opponents are "
+            f"{', '.join(OPPONENT_KINDS)}; got --opponent {args.opponent!r}"
+        )
+    if args.n_steps < 0 or args.batch_size < 0:
+        raise SystemExit("--n-steps and --batch-size must be positive (or 0 for the default)")
     if args.opponent != "self_play":
         check_specs("--opponent", [args.opponent])
     check_specs("--eval-opponents", args.eval_opponents)
@@ -87,15 +108,20 @@ def make_model(args: Args, env):
         from boardzoo.rl import BoardCNN
 
         policy_kwargs = {"features_extractor_class": BoardCNN}
+    batched = args.num_envs > 1
+    batch_size = args.batch_size or (512 if batched else 64)
     if args.algo == "maskable_ppo":
         from sb3_contrib import MaskablePPO
 
-        return MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=512, batch_size=64,
-                           policy_kwargs=policy_kwargs, verbose=0)  # fmt: skip
+        n_steps = args.n_steps or (max(32, 4096 // args.num_envs) if batched else 512)
+        return MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=n_steps,
+                           batch_size=batch_size, policy_kwargs=policy_kwargs,
+                           verbose=0)  # fmt: skip
     from stable_baselines3 import DQN
 
     return DQN("MlpPolicy", env, seed=args.seed, learning_starts=min(1000, args.steps // 4),
-               exploration_fraction=0.3, policy_kwargs=policy_kwargs, verbose=0)  # fmt: skip
+               exploration_fraction=0.3, batch_size=batch_size, policy_kwargs=policy_kwargs,
+               verbose=0)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -113,8 +139,17 @@ def main(argv: list[str] | None = None) -> Path:
     (folder / "checkpoints").mkdir()
     opponent = ["random"] if args.opponent == "self_play" else args.opponent
     options: dict[str, Any] = dict(game_options(args))
-    env = BoardGameSingleAgentEnv(args.game, opponent=opponent, **options)
-    env.reset(seed=args.seed)
+    if args.num_envs > 1:
+        from boardzoo.rl import SB3VecEnv
+        from boardzoo.vector import BoardGameVectorEnv
+
+        env: Any = SB3VecEnv(
+            BoardGameVectorEnv(args.game, args.num_envs, opponent=args.opponent, **options)
+        )
+        env.seed(args.seed)
+    else:
+        env = BoardGameSingleAgentEnv(args.game, opponent=opponent, **options)
+        env.reset(seed=args.seed)
     model = make_model(args, env)
     rows_path = folder / "evaluations.csv"
     fields = ["step", "seconds", "opponent", "win", "draw", "loss", "score"]
@@ -122,19 +157,24 @@ def main(argv: list[str] | None = None) -> Path:
         csv.writer(sink).writerow(fields)
     start = time.perf_counter()
 
+    evaluating = [0.0]  # seconds of evaluations while learning: not training
+
     class Periodic(BaseCallback):
         """Evaluations, checkpoints and self-play snapshots every so many steps."""
 
         def _on_step(self) -> bool:
             step = self.num_timesteps
+            before = step - args.num_envs  # this call's steps: (before, step]
             if args.opponent == "self_play" and step % args.snapshot_every == 0:
                 path = folder / "checkpoints" / f"snapshot_{step}.zip"
                 self.model.save(path)
                 pool = env.opponent_pool
                 pool.append(SB3Agent(str(path), deterministic=False, seed=args.seed + step))
                 del pool[1 : max(1, len(pool) - args.pool_size)]  # keep random + the newest
-            if step % args.eval_every == 0:
+            if step // args.eval_every > before // args.eval_every:
+                paused = time.perf_counter()
                 evaluate(step)
+                evaluating[0] += time.perf_counter() - paused
             return True
 
     def evaluate(step: int) -> None:
@@ -150,9 +190,14 @@ def main(argv: list[str] | None = None) -> Path:
                 print(f"step {step:>9,}: vs {spec:<24} {shares}", flush=True)
 
     evaluate(0)
+    learn_start = time.perf_counter()
     model.learn(args.steps, callback=Periodic())
-    if args.steps % args.eval_every:
-        evaluate(args.steps)
+    training_seconds = time.perf_counter() - learn_start - evaluating[0]
+    rate = model.num_timesteps / training_seconds
+    print(f"steps_per_second {rate:,.0f} ({model.num_timesteps:,} steps in {training_seconds:.0f} s"
+          f" of training, evaluations left out)")  # fmt: skip
+    if model.num_timesteps // args.eval_every * args.eval_every != model.num_timesteps:
+        evaluate(model.num_timesteps)
     model.save(folder / "model.zip")
     plot(rows_path, folder / "learning_curve.png", args)
     print(f"saved {folder / 'model.zip'} in {time.perf_counter() - start:.0f} s")

@@ -45,6 +45,7 @@ def run_script(name: str, *args: str, out: Path) -> Path:
         ("--game", "tictactoe", "--algo", "maskable_ppo"),
         ("--game", "reversi", "--board-size", "4", "--opponent", "self_play", "--policy", "cnn"),
         ("--game", "tictactoe", "--algo", "dqn"),
+        ("--game", "reversi", "--board-size", "6", "--num-envs", "16", "--opponent", "greedy"),
     ],
 )
 def test_train_baseline_quick(args, tmp_path):
@@ -55,7 +56,11 @@ def test_train_baseline_quick(args, tmp_path):
     with (folder / "evaluations.csv").open() as source:
         rows = list(csv.DictReader(source))
     assert {row["opponent"] for row in rows} == {"random", "greedy"}
-    assert {int(row["step"]) for row in rows} >= {0, 3000}
+    steps = {int(row["step"]) for row in rows}
+    if "--num-envs" in args:  # 16 steps a call: evaluations at the first call past each 1500,
+        assert steps == {0, 1504, 3008, 4096}  # and at the end of the one rollout of 16 x 256
+    else:
+        assert steps >= {0, 3000}
     if "self_play" in args:
         assert list((folder / "checkpoints").glob("snapshot_*.zip"))
 
@@ -69,6 +74,13 @@ def test_bad_arguments_stop_with_a_message(tmp_path):
     assert result.returncode != 0
     assert "--algo must be one of maskable_ppo, dqn, got 'sac'" in result.stderr
     assert "Traceback" not in result.stderr
+    batched = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "train_baseline.py"), "--num-envs", "8",
+         "--opponent", "mcts", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert batched.returncode != 0 and "Traceback" not in batched.stderr
+    assert "opponents are random, greedy; got --opponent 'mcts'" in batched.stderr
 
 
 @pytest.mark.slow

@@ -43,8 +43,9 @@ board_size=8)``, or ``BoardGameVectorEnv(game, num_envs, ...)`` for any catalog 
 
 ### Seeding
 ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (a list gives each its own seed); the same
-seeds and actions give the same observations. ``reset(options={"reset_mask": mask})`` starts
-new episodes in the masked sub-envs only.
+seeds and actions give the same observations. ``reset()`` without a seed keeps each sub-env's
+random stream going, as the single env's ``np_random`` does.
+``reset(options={"reset_mask": mask})`` starts new episodes in the masked sub-envs only.
 
 ### Version History
 * v0: Initial release.
@@ -173,8 +174,8 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         """Start new episodes in every sub-env (or those of ``options["reset_mask"]``).
 
         Args:
-            seed: an int (sub-env ``i`` gets ``seed + i``), one seed per sub-env, or ``None``
-                (fresh entropy for the sub-envs reset).
+            seed: an int (sub-env ``i`` gets ``seed + i``), one seed per sub-env, or ``None``:
+                each sub-env's random stream goes on (fresh entropy at the first reset).
             options: ``{"reset_mask": bool array (num_envs,)}`` resets only those sub-envs.
 
         Returns:
@@ -182,9 +183,10 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         """
         super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
         which = self._reset_mask(options)
-        seeds = self._seeds(seed)
-        for i in np.flatnonzero(which):
-            self._rng[i] = seed_rng(np.uint64(seeds[i]))
+        if seed is not None or not self._started:  # else each sub-env's stream goes on
+            seeds = self._seeds(seed)
+            for i in np.flatnonzero(which):
+                self._rng[i] = seed_rng(np.uint64(seeds[i]))
         obs = np.empty(self._obs_shape, dtype=np.int8)
         if self._started and not which.all():
             obs[:] = self._last_obs
