@@ -248,3 +248,29 @@ def test_strength_benchmark_resumes_the_committed_records(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "500 games already in" in result.stdout and "; 0 to play" in result.stdout
     assert out.with_suffix(".md").read_text().splitlines() == committed
+
+
+@pytest.mark.slow
+def test_ppo_selfplay_quick_trains_evaluates_and_resumes(tmp_path):
+    folder = run_script("ppo_selfplay.py", "--threads", "1", out=tmp_path)
+    for name in ("args.json", "model.pt", "model.json", "checkpoint.pt", "metrics.csv",
+                 "evaluations.csv"):  # fmt: skip
+        assert (folder / name).stat().st_size > 0, name
+    config = json.loads((folder / "model.json").read_text())
+    assert config["config"]["game"] == "reversi" and config["config"]["channels"] == 8
+    with (folder / "evaluations.csv").open() as source:
+        rows = list(csv.DictReader(source))
+    assert {row["opponent"] for row in rows} == {"random", "greedy"}
+    assert all(int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == 2 for row in rows)
+    updates = [int(line.split(",")[0]) for line in (folder / "metrics.csv").read_text().split()[1:]]
+    assert updates == list(range(1, len(updates) + 1))
+    # resuming with more minutes goes on from the checkpoint's update
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "ppo_selfplay.py"), "--resume-folder",
+         str(folder), "--minutes", "0.25"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert f"resumed {folder} at update {updates[-1]}" in result.stdout
+    more = [int(line.split(",")[0]) for line in (folder / "metrics.csv").read_text().split()[1:]]
+    assert more[: len(updates)] == updates and more[-1] > updates[-1]

@@ -216,3 +216,88 @@ def test_every_catalog_game_has_a_batched_env():
         envs = gymnasium.make_vec(spec.gym_id, num_envs=2, vectorization_mode="vector_entry_point")
         obs, _ = envs.reset(seed=1)
         assert obs.shape[0] == 2
+
+
+# --- policies as opponents, pools -------------------------------------------------------------
+
+
+def _network(game: str, seed: int, **options: Any) -> Any:
+    """A small untrained network: board planes in, one logit per action out."""
+    import torch
+
+    rules = get_game(game).make(**options)
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(
+        torch.nn.Flatten(), torch.nn.Linear(rules.rows * rules.cols * 2, rules.num_actions)
+    )
+
+
+class PolicyAgent(Agent):
+    """The policy as a single env's agent: its observation from the side to move."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+    def act(self, env: Any) -> int:
+        state = env
+        obs = state.planes(state.current_player)[None]
+        return int(self.policy(obs, state.legal_action_mask()[None])[0])
+
+
+class PoolOpponent(Agent):
+    """A member of the pool drawn per episode from the stream, as the batched env draws it."""
+
+    def __init__(self, seed: int, members: list[Any]) -> None:
+        self.stream = StreamOpponent(seed)
+        self.members = members
+        self.member: Any = None
+
+    def reset(self) -> None:
+        self.member = self.members[self.stream.rng.below(len(self.members))]
+
+    def act(self, env: Any) -> int:
+        if self.member == "random":
+            return self.stream.act(env)
+        return int(PolicyAgent(self.member).act(env))
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("reversi", {"board_size": 6}), ("connect_four", {})]
+)
+def test_a_policy_and_a_pool_of_opponents_play_as_in_the_single_env(game, options):
+    from boardzoo.vector import TorchPolicy
+
+    n, seed = 12, 3
+    policy = TorchPolicy(_network(game, 0, **options))
+    members: list[Any] = ["random", policy]
+    batched = BoardGameVectorEnv(game, n, opponent=members, learner_color="second", **options)
+
+    def make(i: int) -> Any:
+        return lambda: BoardGameSingleAgentEnv(
+            game, opponent=PoolOpponent(seed + i, members), learner_color="second", **options
+        )
+
+    oracle = SyncVectorEnv([make(i) for i in range(n)], autoreset_mode=AutoresetMode.NEXT_STEP)
+    rng = np.random.default_rng(1)
+    got, want = batched.reset(seed=seed), oracle.reset(seed=seed)
+    _assert_same((got[0], 0, 0, 0, got[1]), (want[0], 0, 0, 0, want[1]), step=0)
+    for step in range(1, 250):
+        mask = want[-1]["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        got, want = batched.step(actions), oracle.step(actions)
+        _assert_same(got, want, step)
+    assert set(batched._opp) == {0, 1}  # both members drawn
+
+
+def test_a_policy_that_plays_an_illegal_action_is_refused():
+    def first_action(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.zeros(len(obs), dtype=np.int64)  # a1, which is taken after the first move
+
+    envs = BoardGameVectorEnv("tictactoe", 2, opponent=first_action, learner_color="first")
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="chose the illegal action 0"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"a policy .* or a list of these; got 3"):
+        BoardGameVectorEnv("tictactoe", 2, opponent=3)
+    with pytest.raises(ValueError, match="opponent pool is empty"):
+        BoardGameVectorEnv("tictactoe", 2, opponent=[])

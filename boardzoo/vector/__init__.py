@@ -2,10 +2,21 @@
 
 See :class:`~boardzoo.vector.env.BoardGameVectorEnv`, registered as the ``vector_entry_point``
 of every single-agent id (``gymnasium.make_vec("boardzoo/Reversi-v0", num_envs=1024,
-vectorization_mode="vector_entry_point")``).
+vectorization_mode="vector_entry_point")``), and :class:`~boardzoo.vector.policies.TorchPolicy`
+for networks as opponents (imported on first use: it needs torch).
 """
 
-from boardzoo.vector.env import BoardGameVectorEnv
+from typing import Any
+
+from boardzoo.vector.env import BoardGameVectorEnv, OpponentPolicy
 from boardzoo.vector.kernels import OPPONENT_KINDS
 
-__all__ = ["OPPONENT_KINDS", "BoardGameVectorEnv"]
+__all__ = ["OPPONENT_KINDS", "BoardGameVectorEnv", "OpponentPolicy", "TorchPolicy"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TorchPolicy":  # torch is imported only by those who use it
+        from boardzoo.vector.policies import TorchPolicy
+
+        return TorchPolicy
+    raise AttributeError(f"module 'boardzoo.vector' has no attribute {name!r}")

@@ -14,10 +14,14 @@ opponent's reply, the check for the end of the game, the observation and the mas
 compiled call over arrays of bitboards: no Python per sub-env.
 
 ### Opponents
-Played inside the compiled step: ``"random"`` (uniform over the legal moves) and ``"greedy"``
-(the game's one-ply greedy rule, :class:`~boardzoo.agents.greedy.GreedyAgent`'s, ties broken at
-random). Each sub-env draws its opponent's moves, and its side when ``learner_color="random"``,
-from a random stream of its own (xorshift64*, seeded by ``reset(seed=...)``).
+``"random"`` (uniform over the legal moves) and ``"greedy"`` (the game's one-ply greedy rule,
+:class:`~boardzoo.agents.greedy.GreedyAgent`'s, ties broken at random) play inside the compiled
+step. A policy, any callable from the observations and masks of the sub-envs where it is to move
+(from its side) to one legal action each, such as :class:`~boardzoo.vector.policies.TorchPolicy`
+around a network, is called once a step for all of them. A list of these is a pool: each
+episode draws its opponent (self-play against past snapshots, leagues). Each sub-env draws its
+side when ``learner_color="random"``, then its opponent from a pool, and the compiled opponents'
+moves, from a random stream of its own (xorshift64*, seeded by ``reset(seed=...)``).
 
 ### Rewards, episode end, autoreset
 +1 for a win, -1 for a loss, 0 for a draw, at the end of the game only; an illegal action ends
@@ -37,7 +41,7 @@ vectorization_mode="vector_entry_point", opponent="greedy", learner_color="rando
 board_size=8)``, or ``BoardGameVectorEnv(game, num_envs, ...)`` for any catalog game.
 
 - ``num_envs``: the number of sub-envs (at least 1).
-- ``opponent``: ``"random"`` or ``"greedy"``.
+- ``opponent``: ``"random"``, ``"greedy"``, a policy, or a list of these (a pool).
 - ``learner_color``: ``"first"`` / ``"second"``, a side of the game (any case) or ``"random"``.
 - the game's options (``board_size`` for Reversi: 4, 6 or 8).
 
@@ -53,7 +57,7 @@ random stream going, as the single env's ``np_random`` does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -66,11 +70,52 @@ from boardzoo.envs.single_agent import learner_side
 from boardzoo.games._bits import seed_rng
 from boardzoo.games.catalog import get_game
 from boardzoo.games.spec import Game
-from boardzoo.vector.kernels import OPPONENT_KINDS, compiled_vector
+from boardzoo.vector.kernels import OPPONENT_KINDS, POLICY, compiled_vector
 
 __all__ = ["BoardGameVectorEnv"]
 
 _NO_SQUARE = -1
+
+# A policy opponent: the observations (k, rows, cols, 2) and masks (k, num_actions) of the k
+# sub-envs where it is to move, from its side, in; one legal action per sub-env out.
+OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
+Opponent = str | OpponentPolicy
+
+
+def _opponent_kind(member: object) -> int:
+    """The compiled step's code of a pool member: a compiled opponent's, or ``POLICY``."""
+    if isinstance(member, str):
+        if member not in OPPONENT_KINDS:
+            raise ValueError(
+                f"opponent must be one of {', '.join(OPPONENT_KINDS)} or a policy (a callable "
+                f"from observations and masks to actions) in a batched env, got {member!r}; "
+                "other agents play in copies of the single env: gymnasium.make_vec(id, "
+                "num_envs, vectorization_mode='sync', opponent=...)"
+            )
+        return OPPONENT_KINDS[member]
+    if callable(member):
+        return POLICY
+    raise ValueError(
+        f"opponent must be one of {', '.join(OPPONENT_KINDS)}, a policy (a callable from "
+        f"observations and masks to actions), or a list of these; got {member!r}"
+    )
+
+
+def _check_replies(policy: object, replies: np.ndarray, mask: np.ndarray) -> None:
+    """A ``ValueError`` if the policy did not answer one legal action per sub-env."""
+    if replies.shape != (mask.shape[0],):
+        raise ValueError(
+            f"the opponent policy {policy!r} returned {replies.shape[0]} actions for "
+            f"{mask.shape[0]} observations"
+        )
+    inside = (replies >= 0) & (replies < mask.shape[1])
+    legal = inside & (mask[np.arange(len(replies)), np.clip(replies, 0, mask.shape[1] - 1)] == 1)
+    if not legal.all():
+        bad = int(replies[np.flatnonzero(~legal)[0]])
+        raise ValueError(
+            f"the opponent policy {policy!r} chose the illegal action {bad}: a policy must "
+            "choose among the actions its mask allows"
+        )
 
 
 def _cell_squares(game: Game) -> tuple[np.ndarray, np.ndarray]:
@@ -92,7 +137,8 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
     Args:
         game: a catalog game's name (``"reversi"``) or a :class:`Game` (options chosen).
         num_envs: the number of sub-envs.
-        opponent: ``"random"`` or ``"greedy"``.
+        opponent: ``"random"``, ``"greedy"``, a policy (see the module docstring), or a list
+            of these: a pool, one drawn per episode.
         learner_color: ``"first"``, ``"second"``, one of the game's sides, or ``"random"``.
         render_mode: only ``None`` (batched envs are not drawn; use the single env to watch).
         **options: the game's options (``board_size=6`` for Reversi), each checked.
@@ -107,7 +153,7 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self,
         game: str | Game,
         num_envs: int,
-        opponent: str = "random",
+        opponent: Opponent | Sequence[Opponent] = "random",
         learner_color: str = "random",
         render_mode: str | None = None,
         **options: Any,
@@ -122,12 +168,10 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        if opponent not in OPPONENT_KINDS:
-            raise ValueError(
-                f"opponent must be one of {', '.join(OPPONENT_KINDS)} in a batched env, got "
-                f"{opponent!r}; other agents play in copies of the single env: "
-                f"gymnasium.make_vec(id, num_envs, vectorization_mode='sync', opponent=...)"
-            )
+        pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not pool:
+            raise ValueError("opponent pool is empty: give at least one opponent")
+        kinds = [_opponent_kind(member) for member in pool]
         if render_mode is not None:
             raise ValueError(
                 f"render_mode must be None for a batched env, got {render_mode!r}: draw one "
@@ -147,7 +191,12 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 
         self._kernels = compiled_vector(rules)
-        self._kind = OPPONENT_KINDS[opponent]
+        self._pool_kinds = np.array(kinds, dtype=np.int64)
+        self._policies: dict[int, OpponentPolicy] = {
+            j: member  # type: ignore[misc]  # a POLICY member is callable
+            for j, member in enumerate(pool)
+            if kinds[j] == POLICY
+        }
         self._colour = -1 if side is None else side
         start = rules.initial_state()
         self._initial = np.array([*start.bitboards(), start.current_player], dtype=np.uint64)
@@ -158,6 +207,7 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self._learner = np.zeros(n, dtype=np.int64)
         self._rng = np.zeros(n, dtype=np.uint64)
         self._ended = np.zeros(n, dtype=np.bool_)
+        self._opp = np.zeros(n, dtype=np.int64)  # each sub-env's opponent in the pool
         self._obs_shape = (n, rules.rows, rules.cols, 2)
         self._last_obs = np.zeros(self._obs_shape, dtype=np.int8)
         self._mask = np.zeros((n, rules.num_actions), dtype=np.int8)
@@ -187,23 +237,10 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
             seeds = self._seeds(seed)
             for i in np.flatnonzero(which):
                 self._rng[i] = seed_rng(np.uint64(seeds[i]))
-        obs = np.empty(self._obs_shape, dtype=np.int8)
-        if self._started and not which.all():
-            obs[:] = self._last_obs
-        mask = self._mask.copy()
-        subset = np.flatnonzero(which)
-        sub_obs = np.empty((len(subset), *obs.shape[1:]), dtype=np.int8)
-        sub_mask = np.empty((len(subset), mask.shape[1]), dtype=np.int8)
-        state, learner, rng = self._state[subset], self._learner[subset], self._rng[subset]
-        self._kernels["reset_all"](
-            state, learner, rng, self._colour, self._kind, self._initial, self.game.params,
-            self._pass, self._cell_row, self._cell_col, sub_obs, sub_mask,
-        )  # fmt: skip
-        self._state[subset], self._learner[subset], self._rng[subset] = state, learner, rng
-        obs[subset], mask[subset] = sub_obs, sub_mask
-        self._ended[subset] = False
-        self._mask, self._last_obs, self._started = mask, obs, True
-        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+        self._ended[which] = True  # a step of these sub-envs starts their episodes
+        nothing = np.zeros(self.num_envs, dtype=np.int64)
+        obs, _, _, illegal = self._advance(nothing, which)
+        self._started = True
         return obs, self._info(illegal)
 
     def step(
@@ -231,19 +268,9 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
                 f"actions must be an integer array of shape ({self.num_envs},), got "
                 f"{moves.dtype} of shape {moves.shape}"
             )
-        n = self.num_envs
-        obs = np.empty(self._obs_shape, dtype=np.int8)
-        mask = np.empty_like(self._mask)
-        reward = np.empty(n, dtype=np.float64)
-        terminated = np.empty(n, dtype=np.bool_)
-        illegal = np.empty(n, dtype=np.bool_)
-        self._kernels["step_all"](
-            self._state, self._learner, self._rng, self._ended, moves.astype(np.int64, copy=False),
-            self._colour, self._kind, self._initial, self.game.params, self._pass,
-            self._cell_row, self._cell_col, obs, mask, reward, terminated, illegal,
-        )  # fmt: skip
-        self._mask, self._last_obs = mask, obs
-        truncated = np.zeros(n, dtype=np.bool_)
+        everyone = np.ones(self.num_envs, dtype=np.bool_)
+        obs, reward, terminated, illegal = self._advance(moves.astype(np.int64), everyone)
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return obs, reward, terminated, truncated, self._info(illegal)
 
     def action_masks(self) -> np.ndarray:
@@ -252,6 +279,42 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         return self._mask.copy()
 
     # --- helpers --------------------------------------------------------------------------------
+
+    def _advance(
+        self, actions: np.ndarray, active: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Step the ``active`` sub-envs: the compiled step, then one call of each policy in
+        the pool for the sub-envs where it is to move. Returns the observations, rewards,
+        terminations and illegal-action flags (the other sub-envs keep their observations)."""
+        n = self.num_envs
+        obs, mask = self._last_obs.copy(), self._mask.copy()
+        reward = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=np.bool_)
+        illegal = np.zeros(n, dtype=np.bool_)
+        waiting = np.zeros(n, dtype=np.bool_)
+        tables = (self._pass, self.game.params, self._cell_row, self._cell_col)
+        self._kernels["step_some"](
+            active, actions, self._state, self._learner, self._rng, self._ended, self._opp,
+            self._colour, self._pool_kinds, self._initial, self.game.params, self._pass,
+            self._cell_row, self._cell_col, obs, mask, reward, terminated, illegal, waiting,
+        )  # fmt: skip
+        for member, policy in self._policies.items():
+            rows = np.flatnonzero(waiting & (self._opp == member))
+            if len(rows) == 0:
+                continue
+            their_obs = np.empty((len(rows), *self._obs_shape[1:]), dtype=np.int8)
+            their_mask = np.empty((len(rows), self.game.num_actions), dtype=np.int8)
+            self._kernels["policy_views"](
+                rows, self._state, self._learner, *tables, their_obs, their_mask
+            )
+            replies = np.asarray(policy(their_obs, their_mask), dtype=np.int64).reshape(-1)
+            _check_replies(policy, replies, their_mask)
+            self._kernels["policy_replies"](
+                rows, replies, self._state, self._learner, self._ended, *tables, obs, mask,
+                reward, terminated, illegal,
+            )  # fmt: skip
+        self._last_obs, self._mask = obs, mask
+        return obs, reward, terminated, illegal
 
     def _info(self, illegal: np.ndarray) -> dict[str, Any]:
         everyone = np.ones(self.num_envs, dtype=np.bool_)

@@ -2,10 +2,14 @@
 
 Templates written once against the game contract's kernels (``kernels.placements``, ``place``,
 ``outcome``, ``cell_action``, ``greedy_score``; see :mod:`boardzoo.games.spec`) and compiled per
-game by :func:`compiled_vector`. A sub-env is a learner playing one side against a compiled
-opponent; its position is ``s0``, ``s1`` (the kernels' bitboards) and ``player`` to move, and its
+game by :func:`compiled_vector`. A sub-env is a learner playing one side against an opponent of
+a pool; its position is ``s0``, ``s1`` (the kernels' bitboards) and ``player`` to move, and its
 random stream is one xorshift64* state (:mod:`boardzoo.games._bits`), seeded from the sub-env's
-seed, which draws the learner's side (``learner_color="random"``) and the opponent's moves.
+seed, which draws, at the start of each episode, the learner's side (``learner_color=
+"random"``) and then its opponent (a pool of more than one), and the compiled opponents' moves.
+Opponents of kind :data:`POLICY` (a policy network, say) are not played in compiled code: the
+step stops at their turn, :func:`policy_views` writes their observations, the caller asks the
+policy (one call for all the sub-envs it plays), and :func:`policy_replies` finishes the step.
 
 Rules of one sub-env's step, those of
 :class:`~boardzoo.envs.single_agent.BoardGameSingleAgentEnv`: the learner's action is played
@@ -26,11 +30,12 @@ from boardzoo.games._bits import U1, lowest_bit_index, next_rng, random_set_bit,
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 
-__all__ = ["OPPONENT_KINDS", "compiled_vector"]
+__all__ = ["OPPONENT_KINDS", "POLICY", "compiled_vector"]
 
 # The opponents played inside the compiled step, by code.
 OPPONENT_KINDS = {"random": 0, "greedy": 1}
 _RANDOM, _GREEDY = 0, 1
+POLICY = 2  # an opponent played outside the compiled step (a policy: one call per step)
 _WIN_CODE = 2  # kernels.outcome's code of a game player 0 won (0 lost, 1 drawn)
 
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
@@ -65,16 +70,6 @@ def opponent_cell(s0, s1, player, moves, kind, params, rng):  # type: ignore[no-
                 ties |= bit
         return random_set_bit(ties, rng)
     return random_set_bit(moves, rng)
-
-
-def opponent_moves(s0, s1, player, kind, params, rng):  # type: ignore[no-untyped-def]
-    """The opponent's one move (a pass when it has no placement): the new position and state."""
-    moves = kernels.placements(s0, s1, player, params)
-    cell = -1
-    if moves:
-        cell, rng = opponent_cell(s0, s1, player, moves, kind, params, rng)
-    s0, s1 = kernels.place(s0, s1, player, cell, params)
-    return s0, s1, 1 - player, rng
 
 
 def learner_cell(moves, action, pass_action, params):  # type: ignore[no-untyped-def]
@@ -118,42 +113,108 @@ def write_view(
         mask[i, kernels.cell_action(cell, params)] = 1
 
 
-def start_episode(i, state, learner, rng, colour, kind, initial, params):  # type: ignore[no-untyped-def]
-    """Reset sub-env ``i``: the start position, the learner's side (``colour`` -1: drawn), and
-    the opponent's first move when it moves first."""
-    s0, s1, player = initial[0], initial[1], np.int64(initial[2])
-    r = rng[i]
-    side = colour
-    if colour < 0:
-        r = next_rng(r)
-        side = np.int64(rng_output(r) & U1)
-    if side != player:
-        s0, s1, player, r = opponent_moves(s0, s1, player, kind, params, r)
-    state[i, 0], state[i, 1], state[i, 2] = s0, s1, np.uint64(player)
-    learner[i] = side
-    rng[i] = r
-
-
-def reset_all(
-    state, learner, rng, colour, kind, initial, params, pass_action, cell_row, cell_col, obs, mask
-):  # type: ignore[no-untyped-def]
-    """Start every sub-env's episode and write the first observations and masks."""
-    for i in range(state.shape[0]):
-        start_episode(i, state, learner, rng, colour, kind, initial, params)
-        s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
-        write_view(
-            i, s0, s1, player, learner[i], False, pass_action, params, cell_row, cell_col, obs, mask
-        )
-
-
-def step_all(
+def begin(
+    i,
+    action,
     state,
     learner,
     rng,
     ended,
-    actions,
+    opp,
     colour,
-    kind,
+    pool_kinds,
+    initial,
+    params,
+    pass_action,
+    reward,
+    terminated,
+    illegal,
+):  # type: ignore[no-untyped-def]
+    """The first half of sub-env ``i``'s step: a new episode if the last one ended (its side,
+    its opponent from the pool), else the learner's ``action``. Returns whether the opponent
+    is to move now."""
+    reward[i] = 0.0
+    terminated[i] = False
+    illegal[i] = False
+    if ended[i]:
+        r = rng[i]
+        side = colour
+        if colour < 0:
+            r = next_rng(r)
+            side = np.int64(rng_output(r) & U1)
+        member = 0
+        if pool_kinds.shape[0] > 1:
+            r = next_rng(r)
+            member = np.int64(rng_output(r) % np.uint64(pool_kinds.shape[0]))
+        state[i, 0], state[i, 1], state[i, 2] = initial[0], initial[1], initial[2]
+        learner[i], opp[i], rng[i], ended[i] = side, member, r, False
+        return side != np.int64(initial[2])
+    s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
+    cell = learner_cell(kernels.placements(s0, s1, player, params), action, pass_action, params)
+    if cell == -2:
+        reward[i] = -1.0
+        illegal[i] = True
+        terminated[i] = True
+        ended[i] = True
+        return False
+    s0, s1 = kernels.place(s0, s1, player, cell, params)
+    state[i, 0], state[i, 1], state[i, 2] = s0, s1, np.uint64(1 - player)
+    return not end_if_over(i, state, learner, ended, params, reward, terminated)
+
+
+def end_if_over(i, state, learner, ended, params, reward, terminated):  # type: ignore[no-untyped-def]
+    """End sub-env ``i``'s episode if its game is over (reward to the learner); whether it was."""
+    s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
+    _, over, code = status(s0, s1, player, params)
+    if over:
+        terminated[i] = True
+        ended[i] = True
+        if code != 1:
+            reward[i] = 1.0 if (code == _WIN_CODE) == (learner[i] == 0) else -1.0
+    return over
+
+
+def reply(i, cell, state, learner, ended, params, reward, terminated):  # type: ignore[no-untyped-def]
+    """The opponent of sub-env ``i`` fills ``cell`` (-1: passes); the episode ends if that
+    ends the game."""
+    s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
+    s0, s1 = kernels.place(s0, s1, player, cell, params)
+    state[i, 0], state[i, 1], state[i, 2] = s0, s1, np.uint64(1 - player)
+    end_if_over(i, state, learner, ended, params, reward, terminated)
+
+
+def compiled_reply(i, state, learner, rng, ended, opp, pool_kinds, params, reward, terminated):  # type: ignore[no-untyped-def]
+    """Sub-env ``i``'s opponent, a compiled one, replies."""
+    s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
+    moves = kernels.placements(s0, s1, player, params)
+    cell = -1
+    if moves:
+        cell, r = opponent_cell(s0, s1, player, moves, pool_kinds[opp[i]], params, rng[i])
+        rng[i] = r
+    reply(i, cell, state, learner, ended, params, reward, terminated)
+
+
+def view(
+    i, state, learner, terminated, illegal, pass_action, params, cell_row, cell_col, obs, mask
+):  # type: ignore[no-untyped-def]
+    """Sub-env ``i``'s observation and mask, from its learner's side."""
+    s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
+    over = terminated[i] and not illegal[i]
+    write_view(
+        i, s0, s1, player, learner[i], over, pass_action, params, cell_row, cell_col, obs, mask
+    )
+
+
+def step_some(
+    active,
+    actions,
+    state,
+    learner,
+    rng,
+    ended,
+    opp,
+    colour,
+    pool_kinds,
     initial,
     params,
     pass_action,
@@ -164,71 +225,132 @@ def step_all(
     reward,
     terminated,
     illegal,
+    waiting,
 ):  # type: ignore[no-untyped-def]
-    """One step of every sub-env (see the module docstring); outputs written in place."""
+    """Step the ``active`` sub-envs (see the module docstring). Opponents of kind ``POLICY``
+    are not played here: their sub-envs are left ``waiting`` (the opponent to move; no view
+    written yet), for :func:`policy_views` and :func:`policy_replies`."""
     for i in range(state.shape[0]):
-        reward[i] = 0.0
-        terminated[i] = False
-        illegal[i] = False
-        if ended[i]:
-            start_episode(i, state, learner, rng, colour, kind, initial, params)
-            ended[i] = False
-            s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
-            write_view(
-                i,
-                s0,
-                s1,
-                player,
-                learner[i],
-                False,
-                pass_action,
-                params,
-                cell_row,
-                cell_col,
-                obs,
-                mask,
-            )
+        waiting[i] = False
+        if not active[i]:
             continue
+        if begin(
+            i,
+            actions[i],
+            state,
+            learner,
+            rng,
+            ended,
+            opp,
+            colour,
+            pool_kinds,
+            initial,
+            params,
+            pass_action,
+            reward,
+            terminated,
+            illegal,
+        ):
+            if pool_kinds[opp[i]] == POLICY:
+                waiting[i] = True
+                continue
+            compiled_reply(
+                i, state, learner, rng, ended, opp, pool_kinds, params, reward, terminated
+            )
+        view(
+            i,
+            state,
+            learner,
+            terminated,
+            illegal,
+            pass_action,
+            params,
+            cell_row,
+            cell_col,
+            obs,
+            mask,
+        )
+
+
+def policy_views(rows, state, learner, pass_action, params, cell_row, cell_col, obs, mask):  # type: ignore[no-untyped-def]
+    """The observations and masks of the opponents to move in sub-envs ``rows`` (row ``k`` of
+    ``obs`` and ``mask`` for ``rows[k]``), from the opponent's side."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
         s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
-        moves = kernels.placements(s0, s1, player, params)
-        cell = learner_cell(moves, actions[i], pass_action, params)
-        over = False
-        if cell == -2:
-            reward[i] = -1.0
-            illegal[i] = True
-            terminated[i] = True
-        else:
-            s0, s1 = kernels.place(s0, s1, player, cell, params)
-            player = 1 - player
-            moves, over, code = status(s0, s1, player, params)
-            if not over:
-                r = rng[i]
-                s0, s1, player, r = opponent_moves(s0, s1, player, kind, params, r)
-                rng[i] = r
-                moves, over, code = status(s0, s1, player, params)
-            if over:
-                terminated[i] = True
-                if code != 1:
-                    reward[i] = 1.0 if (code == _WIN_CODE) == (learner[i] == 0) else -1.0
-            state[i, 0], state[i, 1], state[i, 2] = s0, s1, np.uint64(player)
-        ended[i] = terminated[i]
         write_view(
-            i, s0, s1, player, learner[i], over, pass_action, params, cell_row, cell_col, obs, mask
+            k,
+            s0,
+            s1,
+            player,
+            1 - learner[i],
+            False,
+            pass_action,
+            params,
+            cell_row,
+            cell_col,
+            obs,
+            mask,
+        )
+
+
+def policy_replies(
+    rows,
+    actions,
+    state,
+    learner,
+    ended,
+    pass_action,
+    params,
+    cell_row,
+    cell_col,
+    obs,
+    mask,
+    reward,
+    terminated,
+    illegal,
+):  # type: ignore[no-untyped-def]
+    """Play the opponents' ``actions`` (legal: checked by the caller) in sub-envs ``rows``,
+    then write their learners' views."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
+        cell = learner_cell(
+            kernels.placements(s0, s1, player, params), actions[k], pass_action, params
+        )
+        reply(i, cell, state, learner, ended, params, reward, terminated)
+        view(
+            i,
+            state,
+            learner,
+            terminated,
+            illegal,
+            pass_action,
+            params,
+            cell_row,
+            cell_col,
+            obs,
+            mask,
         )
 
 
 def compiled_vector(game: Game) -> dict[str, Any]:
-    """``reset_all`` and ``step_all`` compiled for ``game`` (cached on disk by numba)."""
+    """``step_some``, ``policy_views`` and ``policy_replies`` compiled for ``game`` (cached on
+    disk by numba)."""
     return specialise(
         (
             status,
             opponent_cell,
-            opponent_moves,
             learner_cell,
             write_view,
-            start_episode,
-            reset_all,
-            step_all,
+            begin,
+            end_if_over,
+            reply,
+            compiled_reply,
+            view,
+            step_some,
+            policy_views,
+            policy_replies,
         ),
         game.kernels,
     )
