@@ -125,7 +125,7 @@ class Run:
     def __init__(self, args: Args, folder: Path) -> None:
         import torch
 
-        from boardzoo.az.network import AZNet, NetConfig
+        from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
         from boardzoo.vector import BoardGameVectorEnv, TorchPolicy
 
         self.args, self.folder = args, folder
@@ -133,12 +133,13 @@ class Run:
         self.config = NetConfig(args.game, self.options, channels=args.channels,
                                 blocks=args.blocks)  # fmt: skip
         self.net = AZNet(self.config)
+        self.evaluator = TorchEvaluator(self.net)  # fused inference, remade after each update
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.slots = [AZNet(self.config).eval() for _ in range(args.snapshots)]
         for slot in self.slots:
             slot.load_state_dict(self.net.state_dict())
         self.policies = [
-            TorchPolicy(_Logits(slot), deterministic=False, seed=args.seed + 1 + k)
+            TorchPolicy(_Logits(TorchEvaluator(slot)), deterministic=False, seed=args.seed + 1 + k)
             for k, slot in enumerate(self.slots)
         ]
         self.envs = BoardGameVectorEnv(
@@ -195,14 +196,19 @@ class Run:
 
 
 class _Logits:
-    """A network's policy logits for board planes ``(k, rows, cols, 2)`` (the env's layout)."""
+    """A network's policy logits for board planes ``(k, rows, cols, 2)`` (the env's layout),
+    through its fused inference copy."""
 
-    def __init__(self, net: Any) -> None:
-        self.net = net
+    def __init__(self, evaluator: Any) -> None:
+        self.evaluator = evaluator
 
     def __call__(self, planes: Any) -> Any:
-        logits, _ = self.net(planes.permute(0, 3, 1, 2))
-        return logits
+        import torch
+
+        obs = planes.permute(0, 3, 1, 2).numpy()
+        everything = np.ones((obs.shape[0], self.evaluator.num_actions), dtype=np.bool_)
+        logits, _ = self.evaluator(obs, everything)
+        return torch.from_numpy(logits)
 
 
 def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any, ...]:
@@ -227,20 +233,19 @@ def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any
             legal = mask.astype(np.bool_)
             valid[t] = legal.any(axis=1)
             legal[~valid[t]] = True  # the action of an autoreset step is ignored: any will do
-            logits, value = net(torch.as_tensor(obs, dtype=torch.float32).permute(0, 3, 1, 2))
-            logits = logits.masked_fill(~torch.as_tensor(legal), -1e9)
+            raw, value = run.evaluator(obs.transpose(0, 3, 1, 2), legal)
+            logits = torch.from_numpy(raw).masked_fill(~torch.as_tensor(legal), -1e9)
             distribution = torch.distributions.Categorical(logits=logits)
             action = distribution.sample()
             buffer_obs[t], buffer_mask[t] = obs, legal
             actions[t] = action.numpy()
             logprobs[t] = distribution.log_prob(action).numpy()
-            values[t] = value.numpy()
+            values[t] = value
             obs, reward, terminated, truncated, info = envs.step(actions[t])
             mask = info["action_mask"]
             rewards[t], dones[t] = reward, terminated | truncated
             returns_seen.extend(reward[terminated].tolist())
-        _, last_value = net(torch.as_tensor(obs, dtype=torch.float32).permute(0, 3, 1, 2))
-        values[steps] = last_value.numpy()
+        _, values[steps] = run.evaluator(obs.transpose(0, 3, 1, 2), np.ones_like(legal))
     advantages = np.zeros((steps, n), dtype=np.float32)
     running = np.zeros(n, dtype=np.float32)
     for t in reversed(range(steps)):
