@@ -68,7 +68,7 @@ from gymnasium.error import ResetNeeded
 
 from boardzoo.agents.base import Agent
 from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
-from boardzoo.games.catalog import get_game
+from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game, GameSpec
 from boardzoo.games.state import BoardState
 
@@ -130,12 +130,7 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if isinstance(game, Game):
-            if options:
-                raise ValueError(f"options {options} given with a Game: its options are chosen")
-            rules = game
-        else:
-            rules = get_game(game).make(**options)
+        rules = game_of(game, **options)
         self.game = rules
         self.options = dict(rules.options)
         self.learner_color = learner_color

@@ -45,6 +45,16 @@ def make_game(name: str, **options: Any) -> Game:
     return get_game(name).make(**options)
 
 
+def game_of(game: str | Game, **options: Any) -> Game:
+    """``game`` itself if it is a :class:`Game` (its options are chosen: giving more is a
+    ``ValueError``), else :func:`make_game` of that name with ``options``."""
+    if isinstance(game, Game):
+        if options:
+            raise ValueError(f"options {options} given with a Game: its options are chosen")
+        return game
+    return make_game(game, **options)
+
+
 def initial_state(name: str, **options: Any) -> BoardState:
     """The start position of game ``name`` with ``options``."""
     return make_game(name, **options).initial_state()
@@ -55,6 +65,7 @@ __all__ = [
     "GAME_NAMES",
     "all_games",
     "check_game",
+    "game_of",
     "get_game",
     "initial_state",
     "make_game",

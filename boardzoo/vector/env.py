@@ -68,7 +68,7 @@ from gymnasium.vector.utils import batch_space
 
 from boardzoo.envs.single_agent import learner_side
 from boardzoo.games._bits import seed_rng
-from boardzoo.games.catalog import get_game
+from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game
 from boardzoo.vector.kernels import OPPONENT_KINDS, POLICY, compiled_vector
 
@@ -158,12 +158,7 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if isinstance(game, Game):
-            if options:
-                raise ValueError(f"options {options} given with a Game: its options are chosen")
-            rules = game
-        else:
-            rules = get_game(game).make(**options)
+        rules = game_of(game, **options)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if num_envs < 1:
