@@ -7,11 +7,13 @@ them in a fraction of a second. ``scripts/setup.sh`` runs this module last, so n
 compiled during the first game. (Without it the agents compile what they need in
 :meth:`~boardzoo.agents.Agent.prepare`, before any clock runs, with a notice on stderr.)
 
-For each catalog game this compiles the game's rules, then each agent's compiled code for that
-game: the greedy player's kernels and the alpha-beta search (with the hand-made evaluation and,
-for games that ship one, the learned one), and the MCTS search (UCT's compiled loop, the
-enhanced loop that runs with any of the enhancements such as ``rave`` or ``threads``, and the
-batched PUCT search and playouts used with prior or value functions). No other option value
+For each catalog game this compiles the game's rules and its batched env
+(:class:`~boardzoo.vector.BoardGameVectorEnv`: the step with the compiled opponents and the
+kernels around a policy opponent), then each agent's compiled code for that game: the greedy
+player's kernels and the alpha-beta search (with the hand-made evaluation and, for games that
+ship one, the learned one), and the MCTS search (UCT's compiled loop, the enhanced loop that runs
+with any of the enhancements such as ``rave`` or ``threads``, and the batched PUCT search and
+playouts used with prior or value functions). No other option value
 of a game or an agent changes the compiled code, so one pass per game covers every option. The
 first game is compiled in this process (it also compiles the code all games share); the others
 in parallel processes, one per game, as many at a time as there are CPU cores.
@@ -34,8 +36,8 @@ import numpy as np
 __all__ = ["AGENTS", "PARTS", "WarmUpStep", "main", "warm_up"]
 
 AGENTS = ("greedy", "alphabeta", "mcts")
-# What one game's warm-up compiles, in order: the rules, then each agent.
-PARTS = ("rules", *AGENTS)
+# What one game's warm-up compiles, in order: the rules, the batched env, then each agent.
+PARTS = ("rules", "vector", *AGENTS)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,19 @@ def _rules(name: str) -> None:
         state.planes(state.current_player)
         state = state.apply(state.legal_actions()[0])
     state.returns()
+
+
+def _vector(name: str) -> None:
+    """Step a small batched env whose pool holds both compiled opponents and a policy."""
+    from boardzoo.vector import BoardGameVectorEnv
+
+    def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.argmax(masks, axis=1)
+
+    envs = BoardGameVectorEnv(name, 6, opponent=["random", "greedy", first_legal])
+    envs.reset(seed=0)
+    for _ in range(4):
+        envs.step(np.argmax(envs.action_masks(), axis=1))
 
 
 def _has_learned_eval(game: Any) -> bool:
@@ -102,6 +117,8 @@ def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
         start = time.perf_counter()
         if part == "rules":
             _rules(name)
+        elif part == "vector":
+            _vector(name)
         else:
             _prepare(name, part)
         steps.append(WarmUpStep(name, part, time.perf_counter() - start))
@@ -186,7 +203,7 @@ def warm_up(
     Args:
         games: catalog game names; ``None`` for every game.
         agents: which agents' compiled code to warm up, among ``"greedy"``, ``"alphabeta"``
-            and ``"mcts"`` (the rules are always warmed up).
+            and ``"mcts"`` (the rules and the batched env are always warmed up).
         progress: show progress on stderr (a progress bar on a terminal, lines otherwise).
         workers: processes for the games after the first; ``None`` for one per CPU core
             (at most one per game), 1 to do everything in this process.
@@ -200,7 +217,7 @@ def warm_up(
     from boardzoo.games.catalog import GAME_NAMES
 
     names = _check(GAME_NAMES if games is None else games, GAME_NAMES, "game")
-    parts = ["rules", *_check(agents, AGENTS, "agent")]
+    parts = ["rules", "vector", *_check(agents, AGENTS, "agent")]
     if workers is not None and (
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):

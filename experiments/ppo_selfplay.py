@@ -9,17 +9,20 @@ The learner is a policy-value network (:class:`boardzoo.az.network.AZNet`, ``--c
 ``--blocks``) trained by PPO with clipped objective, generalized advantage estimation and
 action masking (illegal actions get no probability) on ``--num-envs`` games of the batched env
 (:mod:`boardzoo.vector`), stepped in one compiled call. Each episode's opponent is drawn from a
-league: the fixed opponents of ``--league`` (compiled ``random``, ``greedy``) and ``--snapshots``
-slots that hold past copies of the learner (frozen, sampling their moves), refreshed in turn
-every ``--snapshot-every`` updates. The learner's side is drawn per episode.
+league: the fixed opponents of ``--league`` (compiled ``random``, ``greedy``,
+``alphabeta:depth=N``) and ``--snapshots`` slots that hold past copies of the learner (frozen,
+sampling their moves), refreshed in turn every ``--snapshot-every`` updates. The learner's side
+is drawn per episode.
 
 Every ``--eval-every`` minutes of training (and at the end) the network is saved as a boardzoo
 model (plain tensors and JSON, ``models/model_<update>.pt``; ``model.pt`` is the latest) and
 plays ``--eval-games`` arena games against each of ``--eval-opponents`` as
-``az:model=...,simulations=1`` (its policy alone: the most likely legal move); the scores with
-95% intervals go to ``evaluations.csv``. ``metrics.csv`` has the losses, the episodes' mean
-return and the training steps a second of each update (TensorBoard logs too when the
-``tensorboard`` package is installed). A checkpoint (network, optimizer, league, counters and
+``az:model=...,simulations=1`` (its policy alone: the most likely legal move), from the
+``--eval-openings`` (the game's balanced suite by default: a deterministic policy against a
+deterministic opponent would otherwise repeat one game), each opening with both colours; the
+scores with 95% intervals go to ``evaluations.csv``. ``metrics.csv`` has the losses, the
+episodes' mean return and the training steps a second of each update (TensorBoard logs too when
+the ``tensorboard`` package is installed). A checkpoint (network, optimizer, league, counters and
 random states) is written with every evaluation: ``--resume-folder`` continues from it, with
 ``--minutes`` counting the training time of the whole run; new episodes start on resume.
 """
@@ -47,7 +50,7 @@ from boardzoo.experiment import (
     seed_everything,
 )
 from boardzoo.games.catalog import GAME_NAMES
-from boardzoo.vector import OPPONENT_KINDS
+from boardzoo.vector import compiled_opponent_code
 
 DEFAULT_BOARD_SIZE = 8
 METRICS = ("update", "steps", "minutes", "steps_per_second", "policy_loss", "value_loss",
@@ -82,6 +85,11 @@ class Args:
         ("random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "mcts:simulations=100"),
         "agent specs to evaluate against",
     )
+    eval_openings: str = arg(
+        "balanced",
+        "openings of the evaluation games, each played with both colours: balanced (the suite "
+        "shipped for the game), a file of openings, or none",
+    )
     threads: int = arg(2, "torch threads")
     out: str = arg("runs", "folder that receives the run folder")
     resume_folder: str = arg("", "continue the run in this folder")
@@ -105,13 +113,21 @@ def check(args: Args) -> Args:
             f"--minibatches ({args.minibatches})"
         )
     for member in args.league:
-        if member not in OPPONENT_KINDS:
-            raise SystemExit(
-                f"--league: {member!r} is not a compiled opponent ({', '.join(OPPONENT_KINDS)})"
-            )
+        try:
+            compiled_opponent_code(member)
+        except ValueError as error:
+            raise SystemExit(f"--league: {error}") from None
     if not args.league and args.snapshots < 1:
         raise SystemExit("the league is empty: give --league members or --snapshots 1 or more")
     check_specs("--eval-opponents", args.eval_opponents)
+    if args.eval_openings != "none":
+        from boardzoo.arena.openings import load_openings
+        from boardzoo.games.catalog import game_of
+
+        try:
+            load_openings(args.eval_openings, game_of(args.game, **game_options(args)))
+        except ValueError as error:
+            raise SystemExit(f"--eval-openings: {error}") from None
     if args.quick:
         return Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.2,
                        "eval_every": 0.1, "eval_games": 2, "snapshot_every": 2,
@@ -211,9 +227,25 @@ class _Logits:
         return torch.from_numpy(logits)
 
 
-def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any, ...]:
-    """One rollout of ``num_steps`` steps of every game, then PPO's update; returns the last
-    observations and masks, and the update's figures."""
+@dataclass
+class Rollout:
+    """What one rollout gathered, flattened for the update (autoreset steps left out), and the
+    observations and masks the next rollout starts from."""
+
+    obs: Any
+    mask: Any
+    actions: Any
+    logprobs: Any
+    advantages: Any
+    targets: Any
+    next_obs: np.ndarray
+    next_mask: np.ndarray
+    returns: list[float]
+
+
+def rollout(run: Run, obs: np.ndarray, mask: np.ndarray) -> Rollout:
+    """``num_steps`` steps of every game with the learner's sampled moves, and their advantages
+    (GAE) and value targets."""
     import torch
 
     args, net, envs = run.args, run.net, run.envs
@@ -234,12 +266,12 @@ def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any
             valid[t] = legal.any(axis=1)
             legal[~valid[t]] = True  # the action of an autoreset step is ignored: any will do
             raw, value = run.evaluator(obs.transpose(0, 3, 1, 2), legal)
-            logits = torch.from_numpy(raw).masked_fill(~torch.as_tensor(legal), -1e9)
-            distribution = torch.distributions.Categorical(logits=logits)
-            action = distribution.sample()
+            logits = torch.from_numpy(raw).masked_fill_(~torch.from_numpy(legal), -1e9)
+            log_policy = torch.log_softmax(logits, dim=1)
+            action = torch.multinomial(log_policy.exp(), 1)
             buffer_obs[t], buffer_mask[t] = obs, legal
-            actions[t] = action.numpy()
-            logprobs[t] = distribution.log_prob(action).numpy()
+            actions[t] = action.squeeze(1).numpy()
+            logprobs[t] = log_policy.gather(1, action).squeeze(1).numpy()
             values[t] = value
             obs, reward, terminated, truncated, info = envs.step(actions[t])
             mask = info["action_mask"]
@@ -263,6 +295,18 @@ def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any
     flat_logprobs = torch.as_tensor(logprobs.reshape(-1)[keep])
     flat_advantages = torch.as_tensor(advantages.reshape(-1)[keep])
     flat_targets = torch.as_tensor(targets.reshape(-1)[keep])
+    return Rollout(flat_obs, flat_mask, flat_actions, flat_logprobs, flat_advantages,
+                   flat_targets, obs, mask, returns_seen)  # fmt: skip
+
+
+def update(run: Run, batch: Rollout) -> dict[str, float]:
+    """PPO's clipped update of the learner over ``batch``, ``epochs`` passes in ``minibatches``
+    random minibatches; returns the mean losses, entropy and approximate KL."""
+    import torch
+
+    args, net = run.args, run.net
+    flat_obs, flat_mask, flat_actions = batch.obs, batch.mask, batch.actions
+    flat_logprobs, flat_advantages, flat_targets = batch.logprobs, batch.advantages, batch.targets
     size = flat_actions.shape[0]
     net.train()
     figures: dict[str, list[float]] = {"policy": [], "value": [], "entropy": [], "kl": []}
@@ -271,9 +315,8 @@ def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any
             if len(chosen) < 2:  # (a rollout of autoreset steps only)
                 continue
             logits, value = net(flat_obs[chosen])
-            logits = logits.masked_fill(~flat_mask[chosen], -1e9)
-            distribution = torch.distributions.Categorical(logits=logits)
-            new_logprob = distribution.log_prob(flat_actions[chosen])
+            log_policy = torch.log_softmax(logits.masked_fill(~flat_mask[chosen], -1e9), dim=1)
+            new_logprob = log_policy.gather(1, flat_actions[chosen, None]).squeeze(1)
             ratio = (new_logprob - flat_logprobs[chosen]).exp()
             advantage = flat_advantages[chosen]
             advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
@@ -281,7 +324,7 @@ def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any
                 -advantage * ratio, -advantage * ratio.clamp(1 - args.clip, 1 + args.clip)
             ).mean()
             value_loss = 0.5 * ((value - flat_targets[chosen]) ** 2).mean()
-            entropy = distribution.entropy().mean()
+            entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
             loss = policy_loss + args.value_coef * value_loss - args.entropy * entropy
             run.optimizer.zero_grad()
             loss.backward()
@@ -292,8 +335,7 @@ def rollout_and_update(run: Run, obs: np.ndarray, mask: np.ndarray) -> tuple[Any
             figures["policy"].append(policy_loss.item())
             figures["value"].append(value_loss.item())
             figures["entropy"].append(entropy.item())
-    summary = {key: float(np.mean(values_)) for key, values_ in figures.items()}
-    return obs, mask, summary, returns_seen
+    return {key: float(np.mean(values_)) for key, values_ in figures.items()}
 
 
 def evaluate(run: Run) -> None:
@@ -314,7 +356,9 @@ def evaluate(run: Run) -> None:
             result = play_match(args.game, (learner, opponent), options=run.options,
                                 games=args.eval_games, seed=args.seed + 1000,
                                 workers=1 if args.quick else 2, isolate=not args.quick,
-                                time_limit=60.0, progress=False)  # fmt: skip
+                                time_limit=60.0, progress=False,
+                                openings=None if args.eval_openings == "none"
+                                else args.eval_openings)  # fmt: skip
             stats = result.stats[0].total
             low, high = result.score_interval
             writer.writerow([run.update, run.steps, round(run.seconds / 60, 2), opponent,
@@ -353,7 +397,9 @@ def main(argv: list[str] | None = None) -> Path:
         for group in run.optimizer.param_groups:  # annealed over the run's minutes
             group["lr"] = args.learning_rate * max(0.05, 1.0 - run.seconds / budget)
         start = time.perf_counter()
-        obs, mask, figures, returns = rollout_and_update(run, obs, mask)
+        batch = rollout(run, obs, mask)
+        figures = update(run, batch)
+        obs, mask, returns = batch.next_obs, batch.next_mask, batch.returns
         seconds = time.perf_counter() - start
         run.update += 1
         run.steps += args.num_envs * args.num_steps

@@ -47,7 +47,7 @@ from boardzoo.experiment import (
     seed_everything,
 )
 from boardzoo.games.catalog import GAME_NAMES
-from boardzoo.vector import OPPONENT_KINDS
+from boardzoo.vector import COMPILED_OPPONENTS, compiled_opponent_code
 
 ALGOS = ("maskable_ppo", "dqn")
 # This script's board size, for games with a board_size option, when --board-size is not given.
@@ -86,11 +86,14 @@ def check(args: Args) -> Args:
         raise SystemExit(f"--policy must be mlp or cnn, got {args.policy!r}")
     if args.num_envs < 1:
         raise SystemExit(f"--num-envs must be at least 1, got {args.num_envs}")
-    if args.num_envs > 1 and args.opponent not in OPPONENT_KINDS:
-        raise SystemExit(
-            f"--num-envs {args.num_envs} plays in the batched env, whose opponents are "
-            f"{', '.join(OPPONENT_KINDS)}; got --opponent {args.opponent!r}"
-        )
+    if args.num_envs > 1:
+        try:
+            compiled_opponent_code(args.opponent)
+        except ValueError:
+            raise SystemExit(
+                f"--num-envs {args.num_envs} plays in the batched env, whose opponents are "
+                f"{COMPILED_OPPONENTS}; got --opponent {args.opponent!r}"
+            ) from None
     if args.n_steps < 0 or args.batch_size < 0:
         raise SystemExit("--n-steps and --batch-size must be positive (or 0 for the default)")
     if args.opponent != "self_play":

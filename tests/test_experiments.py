@@ -80,7 +80,10 @@ def test_bad_arguments_stop_with_a_message(tmp_path):
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert batched.returncode != 0 and "Traceback" not in batched.stderr
-    assert "opponents are random, greedy; got --opponent 'mcts'" in batched.stderr
+    assert (
+        "opponents are random, greedy or alphabeta:depth=N (N from 1 to 4); got --opponent 'mcts'"
+        in batched.stderr
+    )
 
 
 @pytest.mark.slow

@@ -5,8 +5,10 @@ the games' Python states, observations by ``planes``) stepped by Gymnasium's ``S
 (its own autoreset), with opponents written here in plain Python from the rule the batched env
 documents: a uniform choice among the legal placements, in action order, drawn from a
 xorshift64* stream seeded by splitmix64 (Vigna 2016) with the sub-env's seed; greedy: the same
-choice among the placements of best ``greedy_score``. Over thousands of steps with random legal
-and some illegal actions, every observation, mask, reward, termination and info must be equal.
+choice among the placements of best ``greedy_score``; alpha-beta: the cells shuffled by the same
+stream (Fisher-Yates), then the first of best value by a plain minimax (no pruning, no move
+ordering) to the depth over the game's kernels. Over thousands of steps with random legal and
+some illegal actions, every observation, mask, reward, termination and info must be equal.
 """
 
 from __future__ import annotations
@@ -50,9 +52,10 @@ class Xorshift:
 class StreamOpponent(Agent):
     """Plays what the batched env's compiled opponent plays, from the same stream."""
 
-    def __init__(self, seed: int, greedy: bool = False) -> None:
+    def __init__(self, seed: int, greedy: bool = False, depth: int = 0) -> None:
         self.rng = Xorshift(seed)
         self.greedy = greedy
+        self.depth = depth
 
     def act(self, env: Any) -> int:
         state = env
@@ -60,9 +63,26 @@ class StreamOpponent(Agent):
         placements = [a for a in state.legal_actions() if a != game.pass_action]
         if not placements:
             return int(game.pass_action)
+        if self.depth:
+            return self._minimax_choice(state)
         if self.greedy:
             placements = self._best(state, placements)
         return placements[self.rng.below(len(placements))]
+
+    def _minimax_choice(self, state: Any) -> int:
+        """The first cell of best minimax value in the stream's shuffle of the cells."""
+        game, k = state.game, state.game.kernels
+        s0, s1 = (np.uint64(b) for b in state.bitboards())
+        player = state.current_player
+        cells = _cells(k.placements(s0, s1, player, game.params))
+        for j in range(len(cells) - 1, 0, -1):
+            i = self.rng.below(j + 1)
+            cells[j], cells[i] = cells[i], cells[j]
+        values = [
+            -_minimax(game, *k.place(s0, s1, player, cell, game.params), 1 - player, self.depth - 1)
+            for cell in cells
+        ]
+        return int(k.cell_action(cells[values.index(max(values))], game.params))
 
     @staticmethod
     def _best(state: Any, placements: list[int]) -> list[int]:
@@ -82,11 +102,39 @@ class StreamOpponent(Agent):
         return [a for a in placements if by_action[a] == best]
 
 
-def _oracle(game: str, n: int, seed: int, colour: str, greedy: bool, **options: Any) -> Any:
+def _cells(bits: Any) -> list[int]:
+    return [cell for cell in range(64) if int(bits) >> cell & 1]
+
+
+def _minimax(game: Any, s0: Any, s1: Any, player: int, depth: int) -> int:
+    """The negamax value to ``depth`` plies (a pass is a ply) for the player to move: the game's
+    final score at the end, its evaluation at the horizon."""
+    k, params = game.kernels, game.params
+    s0, s1 = np.uint64(s0), np.uint64(s1)  # numba returns Python ints: keep them unsigned
+    moves = np.uint64(k.placements(s0, s1, player, params))
+    if not moves:
+        over, _ = k.outcome(s0, s1, player, params)
+        if over:
+            return int(k.final_score(s0, s1, player, params))
+        if depth <= 0:
+            return int(k.evaluate(s0, s1, player, moves, params))
+        return -_minimax(game, s0, s1, 1 - player, depth - 1)
+    if depth <= 0:
+        return int(k.evaluate(s0, s1, player, moves, params))
+    return max(
+        -_minimax(game, *k.place(s0, s1, player, cell, params), 1 - player, depth - 1)
+        for cell in _cells(moves)
+    )
+
+
+def _oracle(
+    game: str, n: int, seed: int, colour: str, greedy: bool, depth: int = 0, **options: Any
+) -> Any:
     def make(i: int) -> Any:
         return lambda: BoardGameSingleAgentEnv(
-            game, opponent=StreamOpponent(seed + i, greedy), learner_color=colour, **options
-        )
+            game, opponent=StreamOpponent(seed + i, greedy, depth), learner_color=colour,
+            **options,
+        )  # fmt: skip
 
     return SyncVectorEnv([make(i) for i in range(n)], autoreset_mode=AutoresetMode.NEXT_STEP)
 
@@ -138,6 +186,30 @@ def test_the_batched_env_steps_as_copies_of_the_single_env(game, options, colour
     assert ended > n  # several episodes of each sub-env, so autoresets were compared too
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "colour", "depth"),
+    [
+        ("reversi", {"board_size": 6}, "first", 2),
+        ("reversi", {"board_size": 8}, "second", 1),
+        ("connect_four", {}, "first", 3),
+        ("tictactoe", {}, "second", 4),
+    ],
+)
+def test_alphabeta_opponents_play_as_a_plain_minimax(game, options, colour, depth):
+    n, seed, steps = 8, 23, 150
+    batched = BoardGameVectorEnv(
+        game, n, opponent=f"alphabeta:depth={depth}", learner_color=colour, **options
+    )
+    oracle = _oracle(game, n, seed, colour, False, depth, **options)
+    rng = np.random.default_rng(6)
+    got, want = batched.reset(seed=seed), oracle.reset(seed=seed)
+    _assert_same((got[0], 0, 0, 0, got[1]), (want[0], 0, 0, 0, want[1]), step=0)
+    for step in range(1, steps + 1):
+        mask = want[-1]["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        _assert_same(batched.step(actions), oracle.step(actions), step)
+
+
 def test_make_vec_returns_the_batched_env_with_gymnasium_conventions():
     envs = gymnasium.make_vec(
         "boardzoo/Reversi-v0", num_envs=32, vectorization_mode="vector_entry_point",
@@ -186,7 +258,9 @@ def test_reset_mask_starts_only_the_masked_sub_envs():
     [
         ({"num_envs": 0}, "num_envs must be at least 1, got 0"),
         ({"num_envs": 2.5}, "num_envs must be a positive integer, got 2.5"),
-        ({"opponent": "mcts"}, "opponent must be one of random, greedy .* got 'mcts'"),
+        ({"opponent": "mcts"}, "opponent must be random, greedy or alphabeta.* got 'mcts'"),
+        ({"opponent": "alphabeta:depth=5"}, r"alphabeta:depth=N \(N from 1 to 4\).* got 'alpha"),
+        ({"opponent": ["random", "alphabeta"]}, "got 'alphabeta'"),
         ({"render_mode": "human"}, "render_mode must be None .* got 'human'"),
         ({"learner_color": "blue"}, "learner_color must be one of"),
         ({"board_size": 5}, r"board_size must be one of \[4, 6, 8\], got 5"),
@@ -301,3 +375,32 @@ def test_a_policy_that_plays_an_illegal_action_is_refused():
         BoardGameVectorEnv("tictactoe", 2, opponent=3)
     with pytest.raises(ValueError, match="opponent pool is empty"):
         BoardGameVectorEnv("tictactoe", 2, opponent=[])
+
+
+def test_each_kernel_is_announced_on_its_first_call_only(monkeypatch):
+    """A compile notice wraps the first call of each kernel (the call that compiles it on a
+    fresh install), and no later call."""
+    import contextlib
+
+    import boardzoo.vector.env as vector_env
+
+    announced: list[str] = []
+
+    @contextlib.contextmanager
+    def recording(what: str, about_seconds: int):
+        announced.append(what)
+        yield
+
+    monkeypatch.setattr(vector_env, "compile_notice", recording)
+
+    def first_legal(observations, masks):
+        return np.argmax(masks, axis=1)
+
+    envs = BoardGameVectorEnv("tictactoe", 3, opponent=first_legal, learner_color="second")
+    envs.reset(seed=0)
+    for _ in range(6):
+        envs.step(np.argmax(envs.action_masks(), axis=1))
+    assert announced == [
+        f"the batched env's {kernel} for tictactoe"
+        for kernel in ("step_some", "policy_views", "policy_replies")
+    ]

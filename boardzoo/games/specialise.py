@@ -8,13 +8,14 @@ numba (``cache=True``, ``nogil=True``) and remembers it, so every game gets its 
 with the game's kernels inlined, and no branch on the game is left in the generic code.
 
 Each copy is named after the template, the game's kernel module and a digest of that module's
-source file, so numba's on-disk cache keeps one entry per game and drops it when the kernels
-change.
+source file (and of the sources of any ``linked`` compiled functions it calls), so numba's on-disk
+cache keeps one entry per game and drops it when the kernels change.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import types
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -27,32 +28,38 @@ __all__ = ["specialise"]
 _SPECIALISED: dict[tuple[str, str, str], dict[str, Any]] = {}
 
 
-def _digest(module: types.ModuleType) -> str:
-    source = Path(module.__file__ or "").read_bytes() if module.__file__ else b""
-    return hashlib.sha1(source).hexdigest()[:10]
+def _digest(files: Sequence[str | None]) -> str:
+    sources = b"".join(Path(file).read_bytes() for file in files if file)
+    return hashlib.sha1(sources).hexdigest()[:10]
 
 
 def specialise(
     templates: Sequence[Callable[..., Any]],
     kernels: types.ModuleType,
     signatures: Mapping[str, str] | None = None,
+    linked: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Compiled copies of ``templates`` (all from one module) that call ``kernels``.
 
     Templates may call each other by name: each copy calls the other copies. ``signatures``
     gives numba signatures by template name, compiled at once and only those; a recursive
     template needs one (numba's cache cannot reload a recursive function typed lazily).
+    ``linked`` gives compiled functions (numba dispatchers, e.g. another specialised copy for
+    the same game) the templates call by these names.
     Returns the copies by template name; the same arguments return the same copies.
     """
     signatures = signatures or {}
     module = templates[0].__module__
     names = tuple(t.__name__ for t in templates)
+    linked = dict(linked or {})
     key = (module, ",".join(names), kernels.__name__)
     if key in _SPECIALISED:
         return _SPECIALISED[key]
-    tag = f"{kernels.__name__.rpartition('.')[2]}_{_digest(kernels)}"
+    files = [kernels.__file__, *(inspect.getsourcefile(f.py_func) for f in linked.values())]
+    tag = f"{kernels.__name__.rpartition('.')[2]}_{_digest(files)}"
     namespace = dict(templates[0].__globals__)
     namespace["kernels"] = kernels
+    namespace.update(linked)
     copies: dict[str, Any] = {}
     for template in templates:
         if template.__module__ != module:

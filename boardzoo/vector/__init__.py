@@ -9,9 +9,16 @@ for networks as opponents (imported on first use: it needs torch).
 from typing import Any
 
 from boardzoo.vector.env import BoardGameVectorEnv, OpponentPolicy
-from boardzoo.vector.kernels import OPPONENT_KINDS
+from boardzoo.vector.kernels import COMPILED_OPPONENTS, OPPONENT_KINDS, compiled_opponent_code
 
-__all__ = ["OPPONENT_KINDS", "BoardGameVectorEnv", "OpponentPolicy", "TorchPolicy"]
+__all__ = [
+    "COMPILED_OPPONENTS",
+    "OPPONENT_KINDS",
+    "BoardGameVectorEnv",
+    "OpponentPolicy",
+    "TorchPolicy",
+    "compiled_opponent_code",
+]
 
 
 def __getattr__(name: str) -> Any:

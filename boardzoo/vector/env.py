@@ -14,11 +14,14 @@ opponent's reply, the check for the end of the game, the observation and the mas
 compiled call over arrays of bitboards: no Python per sub-env.
 
 ### Opponents
-``"random"`` (uniform over the legal moves) and ``"greedy"`` (the game's one-ply greedy rule,
-:class:`~boardzoo.agents.greedy.GreedyAgent`'s, ties broken at random) play inside the compiled
-step. A policy, any callable from the observations and masks of the sub-envs where it is to move
-(from its side) to one legal action each, such as :class:`~boardzoo.vector.policies.TorchPolicy`
-around a network, is called once a step for all of them. A list of these is a pool: each
+``"random"`` (uniform over the legal moves), ``"greedy"`` (the game's one-ply greedy rule,
+:class:`~boardzoo.agents.greedy.GreedyAgent`'s, ties broken at random) and
+``"alphabeta:depth=N"`` (N from 1 to 4: :class:`~boardzoo.agents.AlphaBetaAgent`'s negamax
+search to that depth with the game's evaluation, ties broken at random; unlike the agent, it does
+not solve endgames exactly: ``exact_empties=0``) play inside the compiled step. A policy, any
+callable from the observations and masks of the sub-envs where it is to move (from its side) to
+one legal action each, such as :class:`~boardzoo.vector.policies.TorchPolicy` around a network,
+is called once a step for all of them. A list of these is a pool: each
 episode draws its opponent (self-play against past snapshots, leagues). Each sub-env draws its
 side when ``learner_color="random"``, then its opponent from a pool, and the compiled opponents'
 moves, from a random stream of its own (xorshift64*, seeded by ``reset(seed=...)``).
@@ -41,7 +44,8 @@ vectorization_mode="vector_entry_point", opponent="greedy", learner_color="rando
 board_size=8)``, or ``BoardGameVectorEnv(game, num_envs, ...)`` for any catalog game.
 
 - ``num_envs``: the number of sub-envs (at least 1).
-- ``opponent``: ``"random"``, ``"greedy"``, a policy, or a list of these (a pool).
+- ``opponent``: ``"random"``, ``"greedy"``, ``"alphabeta:depth=N"``, a policy, or a list of
+  these (a pool).
 - ``learner_color``: ``"first"`` / ``"second"``, a side of the game (any case) or ``"random"``.
 - the game's options (``board_size`` for Reversi: 4, 6 or 8).
 
@@ -58,6 +62,7 @@ random stream going, as the single env's ``np_random`` does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ClassVar
 
 import gymnasium
@@ -66,11 +71,17 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from boardzoo.agents._compiling import compile_notice
 from boardzoo.envs.single_agent import learner_side
 from boardzoo.games._bits import seed_rng
 from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game
-from boardzoo.vector.kernels import OPPONENT_KINDS, POLICY, compiled_vector
+from boardzoo.vector.kernels import (
+    COMPILED_OPPONENTS,
+    POLICY,
+    compiled_opponent_code,
+    compiled_vector,
+)
 
 __all__ = ["BoardGameVectorEnv"]
 
@@ -85,19 +96,20 @@ Opponent = str | OpponentPolicy
 def _opponent_kind(member: object) -> int:
     """The compiled step's code of a pool member: a compiled opponent's, or ``POLICY``."""
     if isinstance(member, str):
-        if member not in OPPONENT_KINDS:
+        try:
+            return compiled_opponent_code(member)
+        except ValueError:
             raise ValueError(
-                f"opponent must be one of {', '.join(OPPONENT_KINDS)} or a policy (a callable "
-                f"from observations and masks to actions) in a batched env, got {member!r}; "
-                "other agents play in copies of the single env: gymnasium.make_vec(id, "
-                "num_envs, vectorization_mode='sync', opponent=...)"
-            )
-        return OPPONENT_KINDS[member]
+                f"opponent must be {COMPILED_OPPONENTS}, or a policy (a callable from "
+                f"observations and masks to actions) in a batched env, got {member!r}; other "
+                "agents play in copies of the single env: gymnasium.make_vec(id, num_envs, "
+                "vectorization_mode='sync', opponent=...)"
+            ) from None
     if callable(member):
         return POLICY
     raise ValueError(
-        f"opponent must be one of {', '.join(OPPONENT_KINDS)}, a policy (a callable from "
-        f"observations and masks to actions), or a list of these; got {member!r}"
+        f"opponent must be {COMPILED_OPPONENTS}, a policy (a callable from observations and "
+        f"masks to actions), or a list of these; got {member!r}"
     )
 
 
@@ -207,6 +219,7 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self._last_obs = np.zeros(self._obs_shape, dtype=np.int8)
         self._mask = np.zeros((n, rules.num_actions), dtype=np.int8)
         self._started = False
+        self._called: set[str] = set()  # kernels called once (compiled or loaded by then)
 
     # --- gymnasium API ------------------------------------------------------------------------
 
@@ -288,28 +301,39 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         illegal = np.zeros(n, dtype=np.bool_)
         waiting = np.zeros(n, dtype=np.bool_)
         tables = (self._pass, self.game.params, self._cell_row, self._cell_col)
-        self._kernels["step_some"](
-            active, actions, self._state, self._learner, self._rng, self._ended, self._opp,
-            self._colour, self._pool_kinds, self._initial, self.game.params, self._pass,
-            self._cell_row, self._cell_col, obs, mask, reward, terminated, illegal, waiting,
-        )  # fmt: skip
+        with self._compiling("step_some"):
+            self._kernels["step_some"](
+                active, actions, self._state, self._learner, self._rng, self._ended, self._opp,
+                self._colour, self._pool_kinds, self._initial, self.game.params, self._pass,
+                self._cell_row, self._cell_col, obs, mask, reward, terminated, illegal, waiting,
+            )  # fmt: skip
         for member, policy in self._policies.items():
             rows = np.flatnonzero(waiting & (self._opp == member))
             if len(rows) == 0:
                 continue
             their_obs = np.empty((len(rows), *self._obs_shape[1:]), dtype=np.int8)
             their_mask = np.empty((len(rows), self.game.num_actions), dtype=np.int8)
-            self._kernels["policy_views"](
-                rows, self._state, self._learner, *tables, their_obs, their_mask
-            )
+            with self._compiling("policy_views"):
+                self._kernels["policy_views"](
+                    rows, self._state, self._learner, *tables, their_obs, their_mask
+                )
             replies = np.asarray(policy(their_obs, their_mask), dtype=np.int64).reshape(-1)
             _check_replies(policy, replies, their_mask)
-            self._kernels["policy_replies"](
-                rows, replies, self._state, self._learner, self._ended, *tables, obs, mask,
-                reward, terminated, illegal,
-            )  # fmt: skip
+            with self._compiling("policy_replies"):
+                self._kernels["policy_replies"](
+                    rows, replies, self._state, self._learner, self._ended, *tables, obs, mask,
+                    reward, terminated, illegal,
+                )  # fmt: skip
         self._last_obs, self._mask = obs, mask
         return obs, reward, terminated, illegal
+
+    def _compiling(self, kernel: str) -> AbstractContextManager[None]:
+        """A notice on stderr if the first call of ``kernel`` compiles it (numba's on-disk
+        cache makes that the first run after installing only)."""
+        if kernel in self._called:
+            return nullcontext()
+        self._called.add(kernel)
+        return compile_notice(f"the batched env's {kernel} for {self.game.label}", 5)
 
     def _info(self, illegal: np.ndarray) -> dict[str, Any]:
         everyone = np.ones(self.num_envs, dtype=np.bool_)

@@ -2,14 +2,16 @@
 
 Templates written once against the game contract's kernels (``kernels.placements``, ``place``,
 ``outcome``, ``cell_action``, ``greedy_score``; see :mod:`boardzoo.games.spec`) and compiled per
-game by :func:`compiled_vector`. A sub-env is a learner playing one side against an opponent of
-a pool; its position is ``s0``, ``s1`` (the kernels' bitboards) and ``player`` to move, and its
-random stream is one xorshift64* state (:mod:`boardzoo.games._bits`), seeded from the sub-env's
-seed, which draws, at the start of each episode, the learner's side (``learner_color=
-"random"``) and then its opponent (a pool of more than one), and the compiled opponents' moves.
-Opponents of kind :data:`POLICY` (a policy network, say) are not played in compiled code: the
-step stops at their turn, :func:`policy_views` writes their observations, the caller asks the
-policy (one call for all the sub-envs it plays), and :func:`policy_replies` finishes the step.
+game by :func:`compiled_vector`, with the game's compiled alpha-beta root search
+(:mod:`boardzoo.agents.alphabeta_kernels`) linked in for the alpha-beta opponents. A sub-env is
+a learner playing one side against an opponent of a pool; its position is ``s0``, ``s1`` (the
+kernels' bitboards) and ``player`` to move, and its random stream is one xorshift64* state
+(:mod:`boardzoo.games._bits`), seeded from the sub-env's seed, which draws, at the start of each
+episode, the learner's side (``learner_color="random"``) and then its opponent (a pool of more
+than one), and the compiled opponents' moves. Opponents of kind :data:`POLICY` (a policy
+network, say) are not played in compiled code: the step stops at their turn,
+:func:`policy_views` writes their observations, the caller asks the policy (one call for all the
+sub-envs it plays), and :func:`policy_replies` finishes the step.
 
 Rules of one sub-env's step, those of
 :class:`~boardzoo.envs.single_agent.BoardGameSingleAgentEnv`: the learner's action is played
@@ -26,19 +28,49 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.agents.alphabeta_kernels import BUDGET, NUM_COUNTERS, compiled_alphabeta
 from boardzoo.games._bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 
-__all__ = ["OPPONENT_KINDS", "POLICY", "compiled_vector"]
+__all__ = [
+    "COMPILED_OPPONENTS",
+    "MAX_ALPHABETA_DEPTH",
+    "OPPONENT_KINDS",
+    "POLICY",
+    "compiled_opponent_code",
+    "compiled_vector",
+]
 
-# The opponents played inside the compiled step, by code.
+# The opponents without settings played inside the compiled step, by code.
 OPPONENT_KINDS = {"random": 0, "greedy": 1}
 _RANDOM, _GREEDY = 0, 1
 POLICY = 2  # an opponent played outside the compiled step (a policy: one call per step)
+# Alpha-beta of depth d (1 .. MAX_ALPHABETA_DEPTH) has the code _ALPHABETA + d.
+MAX_ALPHABETA_DEPTH = 4
+_ALPHABETA = 10
+COMPILED_OPPONENTS = f"random, greedy or alphabeta:depth=N (N from 1 to {MAX_ALPHABETA_DEPTH})"
+_NO_BUDGET = 1 << 62
 _WIN_CODE = 2  # kernels.outcome's code of a game player 0 won (0 lost, 1 drawn)
 
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
+
+
+def search_root(s0, s1, player, params, root_cells, depth, counters, net):  # type: ignore[no-untyped-def]
+    """Placeholder for the game's compiled alpha-beta root search, linked into each copy."""
+    raise NotImplementedError("linked by compiled_vector")
+
+
+def compiled_opponent_code(name: str) -> int:
+    """The compiled step's code of a compiled opponent: ``"random"``, ``"greedy"`` or
+    ``"alphabeta:depth=N"``. Raises ``ValueError`` for any other name (naming what is allowed)."""
+    if name in OPPONENT_KINDS:
+        return OPPONENT_KINDS[name]
+    prefix = "alphabeta:depth="
+    depth = name[len(prefix) :] if isinstance(name, str) and name.startswith(prefix) else ""
+    if depth.isdigit() and 1 <= int(depth) <= MAX_ALPHABETA_DEPTH:
+        return _ALPHABETA + int(depth)
+    raise ValueError(f"{name!r} is not a compiled opponent: {COMPILED_OPPONENTS}")
 
 
 def status(s0, s1, player, params):  # type: ignore[no-untyped-def]
@@ -53,7 +85,10 @@ def status(s0, s1, player, params):  # type: ignore[no-untyped-def]
 
 def opponent_cell(s0, s1, player, moves, kind, params, rng):  # type: ignore[no-untyped-def]
     """The cell the opponent fills (``moves`` non-zero) and the next random state: uniform
-    (random), or uniform among the best ``greedy_score`` (greedy)."""
+    (random), uniform among the best ``greedy_score`` (greedy), or uniform among the best of an
+    alpha-beta search (alpha-beta)."""
+    if kind > _ALPHABETA:
+        return alphabeta_cell(s0, s1, player, moves, kind - _ALPHABETA, params, rng)
     if kind == _GREEDY:
         best = np.int64(-(1 << 62))
         ties = moves & np.uint64(0)
@@ -70,6 +105,28 @@ def opponent_cell(s0, s1, player, moves, kind, params, rng):  # type: ignore[no-
                 ties |= bit
         return random_set_bit(ties, rng)
     return random_set_bit(moves, rng)
+
+
+def alphabeta_cell(s0, s1, player, moves, depth, params, rng):  # type: ignore[no-untyped-def]
+    """The best cell of ``moves`` by negamax alpha-beta to ``depth`` plies with the game's
+    evaluation (:class:`~boardzoo.agents.AlphaBetaAgent`'s search, without its endgame solver),
+    the first best of a random order of the moves, so uniform among equally good ones; and the
+    next random state."""
+    count = 0
+    root = np.empty(64, dtype=np.int64)
+    rest = moves
+    while rest:
+        root[count] = lowest_bit_index(rest)
+        rest &= rest - U1
+        count += 1
+    for j in range(count - 1, 0, -1):  # Fisher-Yates
+        rng = next_rng(rng)
+        k = np.int64(rng_output(rng) % np.uint64(j + 1))
+        root[j], root[k] = root[k], root[j]
+    counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
+    counters[BUDGET] = _NO_BUDGET
+    index, _, _ = search_root(s0, s1, player, params, root[:count], depth, counters, None)
+    return root[index], rng
 
 
 def learner_cell(moves, action, pass_action, params):  # type: ignore[no-untyped-def]
@@ -340,6 +397,7 @@ def compiled_vector(game: Game) -> dict[str, Any]:
     return specialise(
         (
             status,
+            alphabeta_cell,
             opponent_cell,
             learner_cell,
             write_view,
@@ -353,4 +411,5 @@ def compiled_vector(game: Game) -> dict[str, Any]:
             policy_replies,
         ),
         game.kernels,
+        linked={"search_root": compiled_alphabeta(game)["search_root"]},
     )
