@@ -331,17 +331,45 @@ def score_cell(row: dict[str, Any]) -> str:
 # --- trained baselines ------------------------------------------------------------------------
 
 
-def model_paths(models: tuple[str, ...], quick: bool) -> dict[str, str]:
-    """``{label: path}`` of the SB3 models an experiment plays against, checked.
+BOARDZOO_MODEL_SUFFIX = ".pt"  # a boardzoo model file (AZNet: ppo_selfplay.py, boardzoo train)
 
-    Each entry is ``LABEL=PATH`` or a ``PATH`` (labelled by its run folder's name). Empty only
-    in quick mode, where the script then trains a tiny model (:func:`quick_model`) so that it
-    runs end to end on a fresh checkout.
+
+def is_boardzoo_model(path: str | Path) -> bool:
+    """Whether ``path`` names a boardzoo model file (``.pt`` with its ``.json``) rather than an
+    SB3 ``.zip``."""
+    return Path(path).suffix == BOARDZOO_MODEL_SUFFIX
+
+
+def model_spec(path: str | Path) -> str:
+    """The agent spec of a trained model playing by its policy alone: ``sb3:path=PATH`` for an
+    SB3 ``.zip``, ``az:model=PATH,simulations=1`` (the most likely legal move) for a boardzoo
+    model file."""
+    if is_boardzoo_model(path):
+        return f"az:model={path},simulations=1"
+    return f"sb3:path={path}"
+
+
+def guided_search_spec(path: str | Path, simulations: int) -> str:
+    """The agent spec of MCTS guided by a trained model: PUCT with an SB3 policy's prior and
+    rollouts (``puct:path=...``), or AlphaZero's PUCT with a boardzoo model's policy and value
+    (``az:model=...``)."""
+    if is_boardzoo_model(path):
+        return f"az:model={path},simulations={simulations}"
+    return f"puct:path={path},simulations={simulations}"
+
+
+def model_paths(models: tuple[str, ...], quick: bool) -> dict[str, str]:
+    """``{label: path}`` of the trained models an experiment plays against, checked.
+
+    Each entry is ``LABEL=PATH`` or a ``PATH`` (labelled by its run folder's name): an SB3
+    ``.zip`` or a boardzoo model file (``.pt``). Empty only in quick mode, where the script then
+    trains a tiny model (:func:`quick_model`) so that it runs end to end on a fresh checkout.
     """
     if not models and not quick:
         raise SystemExit(
             "--models is required: give one or more LABEL=PATH to SB3 .zip files "
-            "(train them with experiments/train_baseline.py)"
+            "(experiments/train_baseline.py) or boardzoo model files (.pt: "
+            "experiments/ppo_selfplay.py, boardzoo train)"
         )
     found = {}
     for entry in models:
@@ -389,7 +417,7 @@ def start_model_experiment(
     """
     options = game_options(args)
     models = model_paths(entries, args.quick)
-    check_specs("--models", (f"sb3:path={path}" for path in models.values()))
+    check_specs("--models", (model_spec(path) for path in models.values()))
     seed_everything(args.seed)
     folder = experiment_folder(args, experiment)
     if not models:

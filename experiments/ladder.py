@@ -9,10 +9,13 @@
 for games that have them (quick runs play Reversi on 6x6).
 
 The field is ``--agents`` (baselines and MCTS at a few budgets) plus, for every trained model
-given, the model itself (``sb3:path=...``) and PUCT guided by its policy
-(``puct:path=...,simulations=--puct-simulations``). The models are copied into the run folder
-as ``<label>.zip`` and the tournament runs in that folder, so the agents' names stay short
-(``sb3:path=ppo.zip``). Each pair plays ``--games`` games with colours alternated,
+given, the model itself and a search guided by it: for an SB3 ``.zip``, ``sb3:path=...`` and
+PUCT with its policy as prior (``puct:path=...,simulations=--puct-simulations``); for a boardzoo
+model file (``.pt``, from ``ppo_selfplay.py`` or ``boardzoo train``), its policy alone
+(``az:model=...,simulations=1``) and AlphaZero's PUCT with its policy and value
+(``az:model=...,simulations=--puct-simulations``). The models are copied into the run folder as
+``<label>.zip`` (or ``.pt``) and the tournament runs in that folder, so the agents' names stay
+short (``sb3:path=ppo.zip``). Each pair plays ``--games`` games with colours alternated,
 from paired random openings (``--opening-plies`` random plies, each opening played once with
 each colour: deterministic players such as a trained policy would otherwise repeat the same two
 games); ratings are maximum-likelihood Elo with 95% intervals, ``random``
@@ -33,6 +36,9 @@ from boardzoo.experiment import (
     arg,
     check_specs,
     game_options,
+    guided_search_spec,
+    is_boardzoo_model,
+    model_spec,
     parse_args,
     resolve_game,
     start_model_experiment,
@@ -52,22 +58,27 @@ AGENTS = (
 @dataclass(frozen=True)
 class Args(ArenaExperimentArgs):
     agents: tuple[str, ...] = arg(AGENTS, "agent specs in the field (the first is anchored)")
-    models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
+    models: tuple[str, ...] = arg(
+        (), "trained baselines, LABEL=PATH (or PATH) to an SB3 .zip or a boardzoo model .pt"
+    )
     puct_simulations: int = arg(100, "budget of the PUCT player built on each model")
     opening_plies: int = arg(4, "random plies before each pair of games (0: no openings)")
     games: int = arg(20, "games each pair plays (colours alternated)")
 
 
 def model_agents(args: Args, models: dict[str, str], folder: Path) -> list[str]:
-    """``sb3`` and ``puct`` specs for every model, copied into the run folder (the specs' paths
-    are relative to it)."""
+    """The policy's and the guided search's specs of every model (``sb3`` and ``puct`` for an
+    SB3 ``.zip``, ``az`` with 1 and ``--puct-simulations`` simulations for a boardzoo model),
+    copied into the run folder (the specs' paths are relative to it)."""
     specs = []
     for label, path in models.items():
-        copy = folder / f"{label}.zip"
+        copy = folder / f"{label}{Path(path).suffix}"
         if Path(path).resolve() != copy.resolve():
             shutil.copyfile(path, copy)
-        specs.append(f"sb3:path={copy.name}")
-        specs.append(f"puct:path={copy.name},simulations={args.puct_simulations}")
+            if is_boardzoo_model(path):  # its config beside it
+                shutil.copyfile(Path(path).with_suffix(".json"), copy.with_suffix(".json"))
+        specs.append(model_spec(copy.name))
+        specs.append(guided_search_spec(copy.name, args.puct_simulations))
     return specs
 
 

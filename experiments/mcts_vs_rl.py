@@ -24,6 +24,7 @@ from boardzoo.experiment import (
     arg,
     check_specs,
     game_label,
+    model_spec,
     parse_args,
     play_point,
     resolve_game,
@@ -34,7 +35,9 @@ from boardzoo.experiment import (
 
 @dataclass(frozen=True)
 class Args(ArenaExperimentArgs):
-    models: tuple[str, ...] = arg((), "trained baselines, LABEL=PATH to an SB3 .zip (or PATH)")
+    models: tuple[str, ...] = arg(
+        (), "trained baselines, LABEL=PATH (or PATH) to an SB3 .zip or a boardzoo model .pt"
+    )
     simulations: tuple[int, ...] = arg((10, 30, 100, 300, 1000), "MCTS budgets per move")
 
 
@@ -49,7 +52,7 @@ def main(argv: list[str] | None = None) -> Path:
     for label, path in models.items():
         for simulations in args.simulations:
             mcts = f"mcts:simulations={simulations}"
-            row = play_point(folder, args, mcts, f"sb3:path={path}", f"{label}__sims{simulations}")
+            row = play_point(folder, args, mcts, model_spec(path), f"{label}__sims{simulations}")
             series.setdefault(f"vs {label}", []).append((simulations, row))
     table = write_budget_report(
         folder, "mcts_vs_rl", series, series_field="baseline",

@@ -76,7 +76,10 @@ class Args:
     clip: float = arg(0.2, "PPO's clip range")
     entropy: float = arg(0.01, "entropy bonus")
     value_coef: float = arg(0.5, "value loss weight")
-    league: tuple[str, ...] = arg(("random", "greedy"), "fixed opponents of the league")
+    league: tuple[str, ...] = arg(
+        ("random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2"),
+        "fixed opponents of the league (compiled: random, greedy, alphabeta:depth=N)",
+    )
     snapshots: int = arg(6, "league slots holding past copies of the learner")
     snapshot_every: int = arg(20, "updates between refreshing a snapshot slot")
     eval_every: float = arg(10.0, "minutes of training between evaluations")

@@ -22,6 +22,7 @@ from boardzoo.experiment import (
     arg,
     check_specs,
     game_label,
+    is_boardzoo_model,
     parse_args,
     play_point,
     resolve_game,
@@ -52,6 +53,11 @@ def main(argv: list[str] | None = None) -> Path:
         args = Args(**{**asdict(args), "simulations": (10, 50), "games": 4, "value_head": True})
     args = resolve_game(args)
     check_specs("--simulations", (f"mcts:simulations={n}" for n in args.simulations))
+    if is_boardzoo_model(args.model.rpartition("=")[2]):
+        raise SystemExit(
+            f"--model {args.model}: a boardzoo model searches with its own value head "
+            "(az:model=...); this experiment puts an SB3 policy's prior into UCT: give an SB3 .zip"
+        )
     if args.model:
         puct_specs = (f"{puct},simulations=1" for puct in variants(args, args.model).values())
         check_specs("--model, --c", puct_specs)

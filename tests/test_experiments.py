@@ -277,3 +277,23 @@ def test_ppo_selfplay_quick_trains_evaluates_and_resumes(tmp_path):
     assert f"resumed {folder} at update {updates[-1]}" in result.stdout
     more = [int(line.split(",")[0]) for line in (folder / "metrics.csv").read_text().split()[1:]]
     assert more[: len(updates)] == updates and more[-1] > updates[-1]
+
+
+@pytest.mark.slow
+def test_the_ladder_and_mcts_vs_rl_take_boardzoo_model_files(tmp_path):
+    """A boardzoo model (.pt with its .json) plays by its policy and as AlphaZero's search."""
+    from boardzoo.az.model_io import save_model
+    from boardzoo.az.network import AZNet, NetConfig
+
+    model = tmp_path / "tiny" / "model.pt"
+    save_model(model, AZNet(NetConfig("reversi", {"board_size": 6}, channels=4, blocks=0)))
+    folder = run_script("ladder.py", "--models", f"az={model}", out=tmp_path / "ladder")
+    ratings = list(csv.DictReader((folder / "ratings.csv").open()))
+    agents = {"random", "greedy", "mcts:simulations=20", "az:model=az.pt,simulations=1",
+              "az:model=az.pt,simulations=10"}  # fmt: skip
+    assert {r["agent"] for r in ratings} == agents
+    assert (folder / "az.json").is_file()
+    versus = run_script("mcts_vs_rl.py", "--models", f"az={model}", "--board-size", "6",
+                        out=tmp_path / "mcts_vs_rl")  # fmt: skip
+    rows = point_rows(versus / "results.csv")
+    assert {r["second"] for r in rows} == {f"az:model={model},simulations=1"}
