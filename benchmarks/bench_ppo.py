@@ -17,6 +17,7 @@ steps/s of an update (rollout and PPO update together, as ``ppo_selfplay.py``'s
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import subprocess
@@ -44,7 +45,9 @@ def parse_config(text: str) -> tuple[int, int, int, int]:
     return channels, blocks, epochs, num_envs
 
 
-def measure(config: str, game: str, board_size: int, updates: int, threads: int) -> dict:
+def measure(
+    config: str, game: str, board_size: int, updates: int, threads: int, augment: bool
+) -> dict:
     """Time ``updates`` PPO updates of one configuration in this process."""
     import torch
 
@@ -56,7 +59,7 @@ def measure(config: str, game: str, board_size: int, updates: int, threads: int)
     channels, blocks, epochs, num_envs = parse_config(config)
     argv = ["--game", game, "--board-size", str(board_size), "--channels", str(channels),
             "--blocks", str(blocks), "--epochs", str(epochs), "--num-envs", str(num_envs),
-            "--threads", str(threads)]  # fmt: skip
+            "--threads", str(threads), "--augment" if augment else "--no-augment"]  # fmt: skip
     args = ppo_selfplay.check(parse_args(ppo_selfplay.Args, argv))
     torch.manual_seed(0)
     torch.set_num_threads(threads)
@@ -89,29 +92,35 @@ def main() -> None:
                              f"{' '.join(DEFAULT_CONFIGS)})")  # fmt: skip
     parser.add_argument("--updates", type=int, default=4, help="timed updates (default: 4)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default: 2)")
+    parser.add_argument("--augment", choices=("on", "off", "both"), default="on",
+                        help="ppo_selfplay.py's --augment (symmetries): on, off, or both side "
+                             "by side (default: on)")  # fmt: skip
     parser.add_argument("--child", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.updates < 1 or args.threads < 1:
         parser.error(f"--updates and --threads must be at least 1, got {args.updates}, "
                      f"{args.threads}")  # fmt: skip
     if args.child:
-        figures = measure(args.child, args.game, args.board_size, args.updates, args.threads)
+        figures = measure(args.child, args.game, args.board_size, args.updates, args.threads,
+                          args.augment == "on")  # fmt: skip
         print(json.dumps(figures))
         return
     configs = ["/".join(map(str, c)) for c in args.configs] if args.configs else DEFAULT_CONFIGS
     print(f"{args.game} board {args.board_size}, {args.threads} torch threads, "
           f"median of {args.updates} updates after one warm-up")  # fmt: skip
     print(f"{'channels/blocks/epochs/envs':>28} {'steps/s':>9} {'rollout s':>10} {'update s':>9}")
-    for config in configs:
+    augments = ("on", "off") if args.augment == "both" else (args.augment,)
+    for config, augment in itertools.product(configs, augments):
         command = [sys.executable, __file__, "--child", config, "--game", args.game,
                    "--board-size", str(args.board_size), "--updates", str(args.updates),
-                   "--threads", str(args.threads)]  # fmt: skip
+                   "--threads", str(args.threads), "--augment", augment]  # fmt: skip
+        label = f"{config} augment {augment}"
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode:
-            print(f"{config:>28} failed:\n{done.stderr[-2000:]}")
+            print(f"{label:>28} failed:\n{done.stderr[-2000:]}")
             continue
         figures = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"{config:>28} {figures['steps_per_second']:>9,.0f} {figures['rollout_s']:>10.3f} "
+        print(f"{label:>28} {figures['steps_per_second']:>9,.0f} {figures['rollout_s']:>10.3f} "
               f"{figures['update_s']:>9.3f}", flush=True)  # fmt: skip
 
 

@@ -12,7 +12,10 @@ action masking (illegal actions get no probability) on ``--num-envs`` games of t
 league: the fixed opponents of ``--league`` (compiled ``random``, ``greedy``,
 ``alphabeta:depth=N``) and ``--snapshots`` slots that hold past copies of the learner (frozen,
 sampling their moves), refreshed in turn every ``--snapshot-every`` updates. The learner's side
-is drawn per episode.
+is drawn per episode. With ``--augment`` (the default) the learner sees each position through one
+of the board's symmetries (:mod:`boardzoo.az.symmetry`: 8 for Reversi and TicTacToe, the mirror
+for Connect Four), drawn per game and move, and its move is mapped back for the env: the rollout
+stays on-policy and covers the symmetric positions too.
 
 Every ``--eval-every`` minutes of training (and at the end) the network is saved as a boardzoo
 model (plain tensors and JSON, ``models/model_<update>.pt``; ``model.pt`` is the latest) and
@@ -49,7 +52,7 @@ from boardzoo.experiment import (
     resolve_game,
     seed_everything,
 )
-from boardzoo.games.catalog import GAME_NAMES
+from boardzoo.games.catalog import GAME_NAMES, game_of
 from boardzoo.vector import compiled_opponent_code
 
 DEFAULT_BOARD_SIZE = 8
@@ -76,6 +79,11 @@ class Args:
     clip: float = arg(0.2, "PPO's clip range")
     entropy: float = arg(0.01, "entropy bonus")
     value_coef: float = arg(0.5, "value loss weight")
+    augment: bool = arg(
+        True,
+        "play each move on a randomly transformed board (one of the game's symmetries, drawn "
+        "per game and move); --no-augment plays the board as it is",
+    )
     league: tuple[str, ...] = arg(
         ("random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2"),
         "fixed opponents of the league (compiled: random, greedy, alphabeta:depth=N)",
@@ -165,6 +173,8 @@ class Run:
             args.game, args.num_envs, opponent=[*args.league, *self.policies],
             learner_color="random", **self.options,
         )  # fmt: skip
+        self.symmetries = BoardSymmetries(game_of(args.game, **self.options), args.augment,
+                                          seed=args.seed)  # fmt: skip
         self.update = 0
         self.steps = 0
         self.seconds = 0.0  # training time so far
@@ -206,12 +216,44 @@ class Run:
         torch.set_rng_state(state["torch_rng"])
         self.update, self.steps, self.next_slot = (int(v) for v in state["numbers"])
         self.seconds, self.evaluated_at = (float(v) for v in state["seconds"])
+        self.symmetries.rng = np.random.default_rng([self.args.seed, 7, self.update])
 
     def refresh_snapshot(self) -> None:
         """Copy the learner into the next league slot."""
         if self.slots:
             self.slots[self.next_slot].load_state_dict(self.net.state_dict())
             self.next_slot = (self.next_slot + 1) % len(self.slots)
+
+
+class BoardSymmetries:
+    """Random symmetries of the game's board, one per sub-env and move (see ``--augment``).
+
+    The learner sees each position through a transform drawn for it: its observation and
+    legal mask are transformed, the move it samples there is mapped back to the real board for
+    the env. The rollout keeps what the learner saw, so the data stay on-policy while they cover
+    the symmetric positions too.
+    """
+
+    def __init__(self, game: Any, enabled: bool, seed: int) -> None:
+        from boardzoo.az.symmetry import symmetries
+
+        found = symmetries(game) if enabled else symmetries(game)[:1]  # the identity first
+        self.squares = np.stack([symmetry.square_source for symmetry in found])
+        self.actions = np.stack([symmetry.action_source for symmetry in found])
+        self.rng = np.random.default_rng([seed, 7])
+
+    def transform(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any]:
+        """``obs`` (n, rows, cols, planes) and ``mask`` (n, actions) as the learner sees them,
+        and the function from its actions back to the env's."""
+        if len(self.squares) == 1:
+            return obs, mask, lambda actions: actions
+        n, rows, cols, planes = obs.shape
+        drawn = self.rng.integers(0, len(self.squares), size=n)
+        every = np.arange(n)[:, None]
+        flat = obs.reshape(n, rows * cols, planes)[every, self.squares[drawn]]
+        sources = self.actions[drawn]
+        return (flat.reshape(obs.shape), mask[every, sources],
+                lambda actions: sources[np.arange(n), actions])  # fmt: skip
 
 
 class _Logits:
@@ -268,15 +310,16 @@ def rollout(run: Run, obs: np.ndarray, mask: np.ndarray) -> Rollout:
             legal = mask.astype(np.bool_)
             valid[t] = legal.any(axis=1)
             legal[~valid[t]] = True  # the action of an autoreset step is ignored: any will do
-            raw, value = run.evaluator(obs.transpose(0, 3, 1, 2), legal)
+            seen, legal, to_env = run.symmetries.transform(obs, legal)
+            raw, value = run.evaluator(seen.transpose(0, 3, 1, 2), legal)
             logits = torch.from_numpy(raw).masked_fill_(~torch.from_numpy(legal), -1e9)
             log_policy = torch.log_softmax(logits, dim=1)
             action = torch.multinomial(log_policy.exp(), 1)
-            buffer_obs[t], buffer_mask[t] = obs, legal
+            buffer_obs[t], buffer_mask[t] = seen, legal
             actions[t] = action.squeeze(1).numpy()
             logprobs[t] = log_policy.gather(1, action).squeeze(1).numpy()
             values[t] = value
-            obs, reward, terminated, truncated, info = envs.step(actions[t])
+            obs, reward, terminated, truncated, info = envs.step(to_env(actions[t]))
             mask = info["action_mask"]
             rewards[t], dones[t] = reward, terminated | truncated
             returns_seen.extend(reward[terminated].tolist())
@@ -380,6 +423,7 @@ def main(argv: list[str] | None = None) -> Path:
         saved = json.loads((folder / "args.json").read_text())
         lists = ("options", "league", "eval_opponents")
         saved = {key: tuple(value) if key in lists else value for key, value in saved.items()}
+        saved.setdefault("augment", False)  # runs from before --augment played boards as-is
         args = replace(check(Args(**saved)), minutes=args.minutes, resume_folder=str(folder))
     seed_everything(args.seed)
     import torch

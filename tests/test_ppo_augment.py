@@ -1,0 +1,100 @@
+"""experiments/ppo_selfplay.py's --augment: the learner sees each position through a random
+symmetry of the board. Oracle: the legal moves of the board it sees, found by the tests' own
+slow Reversi (``reference_reversi``), and the start position turned by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+from reference_reversi import BLACK_DISC, EMPTY, WHITE_DISC, placements
+
+from boardzoo.az.symmetry import symmetries as symmetries_of
+from boardzoo.games.catalog import game_of
+from boardzoo.vector import BoardGameVectorEnv
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("ppo_selfplay", ROOT / "experiments" /
+                                                  "ppo_selfplay.py")  # fmt: skip
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ppo_selfplay"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def reference_mask(planes: np.ndarray) -> np.ndarray:
+    """The legal actions of the player to move on ``planes`` (rows, cols, [mover, other])."""
+    size = planes.shape[0]
+    board = [[BLACK_DISC if planes[r, c, 0] else WHITE_DISC if planes[r, c, 1] else EMPTY
+              for c in range(size)] for r in range(size)]  # fmt: skip
+    mask = np.zeros(size * size + 1, dtype=bool)
+    for r, c in placements(board, 0):
+        mask[r * size + c] = True
+    if not mask.any():
+        mask[-1] = True
+    return mask
+
+
+def test_the_transformed_boards_have_the_moves_the_learner_is_offered():
+    ppo = load_script()
+    symmetries = ppo.BoardSymmetries(game_of("reversi", board_size=8), True, seed=3)
+    envs = BoardGameVectorEnv("reversi", 24, opponent="random", board_size=8)
+    obs, info = envs.reset(seed=5)
+    mask = info["action_mask"].astype(bool)
+    rng = np.random.default_rng(0)
+    changed = checked = 0
+    for _ in range(60):
+        live = mask.any(axis=1)
+        mask[~live] = True
+        seen, legal, to_env = symmetries.transform(obs, mask)
+        changed += int((seen != obs).any(axis=(1, 2, 3)).sum())
+        for i in np.flatnonzero(live):
+            assert np.array_equal(legal[i], reference_mask(seen[i]))
+            checked += 1
+        chosen = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+        played = to_env(chosen)
+        assert mask[np.arange(len(played)), played].all()  # the env gets a legal move back
+        obs, _, _, _, info = envs.step(played)
+        mask = info["action_mask"].astype(bool)
+    assert checked > 1000 and changed > checked // 2
+
+
+def test_the_start_turned_a_quarter_has_the_hand_checked_moves():
+    """Turned a quarter, the start swaps its colours: black's moves d3 c4 f5 e6 become f4 e3
+    d6 c5 (squares 29, 20, 43, 34)."""
+    ppo = load_script()
+    symmetries = ppo.BoardSymmetries(game_of("reversi", board_size=8), True, seed=0)
+    envs = BoardGameVectorEnv("reversi", 1, opponent="random", learner_color="black",
+                              board_size=8)  # fmt: skip
+    obs, info = envs.reset(seed=0)
+    names = [symmetry.name for symmetry in symmetries_of(game_of("reversi", board_size=8))]
+    symmetries.rng = _Fixed(names.index("rot90"))
+    seen, legal, to_env = symmetries.transform(obs, info["action_mask"].astype(bool))
+    assert sorted(np.flatnonzero(legal[0])) == [20, 29, 34, 43]
+    assert sorted(to_env(np.array([a]))[0] for a in (20, 29, 34, 43)) == [19, 26, 37, 44]
+    # the discs: black's d4 e5 and white's e4 d5 after the turn
+    assert sorted(np.flatnonzero(seen[0, :, :, 0].reshape(-1))) == [27, 36]
+
+
+def test_no_augment_leaves_the_board_as_it_is():
+    ppo = load_script()
+    symmetries = ppo.BoardSymmetries(game_of("reversi", board_size=8), False, seed=0)
+    obs = np.random.default_rng(1).integers(0, 2, size=(4, 8, 8, 2)).astype(np.int8)
+    mask = np.random.default_rng(2).integers(0, 2, size=(4, 65)).astype(bool)
+    seen, legal, to_env = symmetries.transform(obs, mask)
+    assert seen is obs and legal is mask and list(to_env(np.arange(4))) == [0, 1, 2, 3]
+
+
+class _Fixed:
+    """A generator that always draws ``value``."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        return np.full(size, self.value)
