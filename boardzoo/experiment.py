@@ -40,7 +40,9 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
     """Build ``cls`` (a dataclass) from the command line; field docs become ``--help`` text.
 
     Field ``x_y`` becomes ``--x-y``; booleans are flags; tuple fields take several values;
-    ``X | None`` fields default to ``None`` (not given).
+    ``X | None`` fields default to ``None`` (not given). When ``cls`` has a ``resume_folder``
+    field and it names a run folder with an ``args.json``, the run's saved settings replace the
+    command line's, except for :data:`RESUME_FROM_COMMAND_LINE`.
     """
     hints = typing.get_type_hints(cls)
     parser = argparse.ArgumentParser(description=description)
@@ -63,7 +65,37 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
         if isinstance(values[field.name], list):
             values[field.name] = tuple(values[field.name])
+    if values.get("resume_folder"):
+        values = _resumed_values(cls, values)
     return cls(**values)
+
+
+# What a resumed run takes from the command line rather than from its saved ``args.json``: how
+# it runs, not what it plays.
+RESUME_FROM_COMMAND_LINE = ("resume_folder", "out", "workers", "threads", "minutes")
+
+
+def _resumed_values(cls: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with the settings of the run being resumed (its folder's ``args.json``), so that
+    ``--resume-folder`` alone goes on with the run as it was started; a setting given on the
+    command line that differs from the run's is ignored, with a note."""
+    saved_path = Path(values["resume_folder"]) / "args.json"
+    if not saved_path.is_file():
+        return values  # experiment_folder says what is wrong with the folder
+    saved = json.loads(saved_path.read_text())
+    merged = dict(values)
+    for field in dataclasses.fields(cls):
+        name = field.name
+        if name in RESUME_FROM_COMMAND_LINE or name not in saved:
+            continue
+        value = tuple(saved[name]) if isinstance(saved[name], list) else saved[name]
+        given = values[name]
+        if given != field.default and given != value:
+            flag = "--" + name.replace("_", "-")
+            print(f"note: {flag} {given!r} ignored: the resumed run keeps its {value!r} "
+                  f"({saved_path})")  # fmt: skip
+        merged[name] = value
+    return merged
 
 
 def arg(default: Any, help: str) -> Any:

@@ -65,15 +65,34 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _environment(pid: int) -> dict[str, str]:
+    """The environment ``pid`` started with, from ``/proc`` (``{OMP_NUM_THREADS: "gone"}`` for a
+    process that has ended since)."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return {"OMP_NUM_THREADS": "gone"}
+    pairs = (entry.split(b"=", 1) for entry in raw.split(b"\0") if b"=" in entry)
+    return {key.decode(): value.decode() for key, value in pairs}
+
+
 def test_two_workers_play_the_games_of_one_in_processes_of_their_own():
     reference = run_games(_tasks(4), LocalBackend(1, isolate=True, setup_timeout=120.0))
     backend = LocalBackend(2, isolate=True, setup_timeout=120.0)
     assert backend.in_process_of_its_own(_tasks(1)[0])
     seen: list[tuple[list[int], list[int]]] = []  # worker processes, every process below us
-    records = run_games(
-        _tasks(4), backend, lambda _: seen.append((backend.worker_pids(), _children(os.getpid())))
-    )
+    threads: set[str | None] = set()  # OMP_NUM_THREADS of the processes below the workers
+
+    def look(_: Any) -> None:
+        seen.append((backend.worker_pids(), _children(os.getpid())))
+        for worker in seen[-1][0]:
+            threads.update(_environment(pid).get("OMP_NUM_THREADS") for pid in _children(worker))
+
+    records = run_games(_tasks(4), backend, look)
     assert all(len(pids) >= 1 and set(pids) <= set(below) for pids, below in seen)
+    # the agents' processes share the cores out (unless the user has set OMP_NUM_THREADS)
+    expected = os.environ.get("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // 2)))
+    assert threads - {"gone"} == {expected}
     by_index = sorted(records, key=lambda r: r["game_index"])
     reference.sort(key=lambda r: r["game_index"])
     assert [without_timing(r) for r in by_index] == [without_timing(r) for r in reference]

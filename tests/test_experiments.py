@@ -160,6 +160,18 @@ def test_ladder_quick(tmp_path):
     assert all(game["opening_plies"] == 4 and game["pair_openings"] for game in games)
     for name in ("ratings.md", "ratings.png"):
         assert (folder / name).stat().st_size > 0
+    # --resume-folder alone: the run's own agents, games and quick mode from its args.json (the
+    # command line's defaults would be a different, full-size ladder), nothing played twice
+    played = (folder / "games.jsonl").read_text()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "ladder.py"), "--resume-folder", str(folder),
+         "--games", "7"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "note: --games 7 ignored: the resumed run keeps its 2" in result.stdout
+    assert (folder / "games.jsonl").read_text() == played
+    assert {r["agent"] for r in csv.DictReader((folder / "ratings.csv").open())} == agents
 
 
 def test_experiments_without_a_model_stop_with_a_message(tmp_path):

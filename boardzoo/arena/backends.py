@@ -16,6 +16,7 @@ future of its record; :func:`~boardzoo.arena.runner.run_games` keeps ``slots`` o
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from abc import ABC, abstractmethod
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -61,7 +62,10 @@ class LocalBackend(Backend):
     Otherwise (one worker, or agent objects played in this process) a
     :class:`~boardzoo.arena.game_worker.GameWorker` plays it in the thread. A game whose
     worker process dies is played again from the start by a new one (a warning on the
-    ``boardzoo.arena.backends`` logger), at most :data:`MAX_REPLAYS` times.
+    ``boardzoo.arena.backends`` logger), at most :data:`MAX_REPLAYS` times. The cores are shared
+    out among the games played at once: each worker process's agents may use
+    :attr:`threads_a_game` threads (``OMP_NUM_THREADS``, unless set already), so that two torch
+    agents thinking at once do not fight over the same cores.
 
     Attributes:
         replayed: games played again because their worker process died.
@@ -77,6 +81,12 @@ class LocalBackend(Backend):
         self._workers: list[GameWorker | WorkerProcess] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
+
+    @property
+    def threads_a_game(self) -> int:
+        """The cores shared out among the games played at once (at least 1): the threads that
+        the agents of each worker process may use."""
+        return max(1, (os.cpu_count() or 1) // self.slots)
 
     def in_process_of_its_own(self, task: GameTask) -> bool:
         """Whether ``task`` is played by a worker process (see the class docstring)."""
@@ -95,7 +105,7 @@ class LocalBackend(Backend):
         worker: GameWorker | WorkerProcess | None = getattr(self._local, kind, None)
         if worker is None:
             if kind == "process":
-                worker = WorkerProcess(self.isolate, self.setup_timeout)
+                worker = WorkerProcess(self.isolate, self.setup_timeout, self.threads_a_game)
             else:
                 worker = GameWorker(self.isolate, self.setup_timeout)
             setattr(self._local, kind, worker)

@@ -119,14 +119,19 @@ class WorkerProcess:
     Args:
         isolate: agents in processes of their own (inside this worker's process otherwise).
         setup_timeout: see :class:`~boardzoo.arena.settings.ArenaSettings`.
+        threads: the threads its agents' numeric libraries may use (``OMP_NUM_THREADS`` in the
+            process and its agents' processes; torch and the AlphaZero agents read it), so that
+            games played at once do not oversubscribe the cores; ``None``, or
+            ``OMP_NUM_THREADS`` already set by the user: left as it is.
     """
 
-    def __init__(self, isolate: bool, setup_timeout: float) -> None:
+    def __init__(self, isolate: bool, setup_timeout: float, threads: int | None = None) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe(duplex=True)
+        arguments = (child, dict(registry.AGENT_CLASSES), os.getpid(), isolate, setup_timeout)
         self._process = context.Process(
             target=_serve_games,
-            args=(child, dict(registry.AGENT_CLASSES), os.getpid(), isolate, setup_timeout),
+            args=(*arguments, threads),
             name="boardzoo-arena-worker",
             daemon=False,  # it starts the agents' processes
         )
@@ -212,8 +217,11 @@ def _serve_games(
     parent_pid: int,
     isolate: bool,
     setup_timeout: float,
+    threads: int | None,
 ) -> None:
     """The worker process's loop: play the games it is sent until told to quit."""
+    if threads is not None:  # before any agent imports torch; inherited by the agents' processes
+        os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     os.setpgid(0, 0)  # its own process group, shared with the agents' processes it starts
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the arena's to handle
     threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
