@@ -8,8 +8,8 @@ numba (``cache=True``, ``nogil=True``) and remembers it, so every game gets its 
 with the game's kernels inlined, and no branch on the game is left in the generic code.
 
 Each copy is named after the template, the game's kernel module and a digest of that module's
-source file (and of the sources of any ``linked`` compiled functions it calls), so numba's on-disk
-cache keeps one entry per game and drops it when the kernels change.
+source file (and of the names and sources of any ``linked`` compiled functions it calls), so
+numba's on-disk cache keeps one entry per game and drops it when the kernels change.
 """
 
 from __future__ import annotations
@@ -25,12 +25,19 @@ from numba import njit
 
 __all__ = ["specialise"]
 
-_SPECIALISED: dict[tuple[str, str, str], dict[str, Any]] = {}
+# (templates' module, their names, the kernel module, the linked functions by name) -> copies
+_SPECIALISED: dict[tuple[str, str, str, tuple[tuple[str, str], ...]], dict[str, Any]] = {}
 
 
-def _digest(files: Sequence[str | None]) -> str:
+def _digest(files: Sequence[str | None], names: Sequence[str] = ()) -> str:
     sources = b"".join(Path(file).read_bytes() for file in files if file)
-    return hashlib.sha1(sources).hexdigest()[:10]
+    return hashlib.sha1(sources + "\n".join(names).encode()).hexdigest()[:10]
+
+
+def _qualified(function: Any) -> str:
+    """A compiled function's module and (specialised, so per-game) qualified name."""
+    python = getattr(function, "py_func", function)
+    return f"{python.__module__}.{python.__qualname__}"
 
 
 def specialise(
@@ -52,11 +59,13 @@ def specialise(
     module = templates[0].__module__
     names = tuple(t.__name__ for t in templates)
     linked = dict(linked or {})
-    key = (module, ",".join(names), kernels.__name__)
+    links = tuple(sorted((name, _qualified(function)) for name, function in linked.items()))
+    key = (module, ",".join(names), kernels.__name__, links)
     if key in _SPECIALISED:
         return _SPECIALISED[key]
     files = [kernels.__file__, *(inspect.getsourcefile(f.py_func) for f in linked.values())]
-    tag = f"{kernels.__name__.rpartition('.')[2]}_{_digest(files)}"
+    linked_names = [f"{name}={qualified}" for name, qualified in links]
+    tag = f"{kernels.__name__.rpartition('.')[2]}_{_digest(files, linked_names)}"
     namespace = dict(templates[0].__globals__)
     namespace["kernels"] = kernels
     namespace.update(linked)
