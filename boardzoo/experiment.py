@@ -42,10 +42,26 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
     Field ``x_y`` becomes ``--x-y``; booleans are flags; tuple fields take several values;
     ``X | None`` fields default to ``None`` (not given). When ``cls`` has a ``resume_folder``
     field and it names a run folder with an ``args.json``, the run's saved settings replace the
-    command line's, except for :data:`RESUME_FROM_COMMAND_LINE`.
+    command line's, except for :data:`RESUME_FROM_COMMAND_LINE` given on the command line.
     """
+    parser = _parser(cls, description)
+    values = vars(parser.parse_args(argv))
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if isinstance(values[field.name], list):
+            values[field.name] = tuple(values[field.name])
+    if values.get("resume_folder"):
+        given = set(vars(_parser(cls, description, given_only=True).parse_args(argv)))
+        values = _resumed_values(cls, values, given)
+    return cls(**values)
+
+
+def _parser(cls: Any, description: str, given_only: bool = False) -> argparse.ArgumentParser:
+    """The command line of ``cls``; with ``given_only``, one whose namespace holds only the
+    options given (no defaults)."""
     hints = typing.get_type_hints(cls)
-    parser = argparse.ArgumentParser(description=description)
+    parser = argparse.ArgumentParser(
+        description=description, argument_default=argparse.SUPPRESS if given_only else None
+    )
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
         flag = "--" + field.name.replace("_", "-")
         kind, many = _field_type(hints[field.name])
@@ -54,6 +70,8 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
         help_text = field.metadata.get("help", "")
         if default is not None:
             help_text += f" (default: {shown})"
+        if given_only:
+            default = argparse.SUPPRESS
         if kind is bool:
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
@@ -61,13 +79,7 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
         else:
             nargs = "+" if many else None
             parser.add_argument(flag, type=kind, nargs=nargs, default=default, help=help_text)
-    values = vars(parser.parse_args(argv))
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if isinstance(values[field.name], list):
-            values[field.name] = tuple(values[field.name])
-    if values.get("resume_folder"):
-        values = _resumed_values(cls, values)
-    return cls(**values)
+    return parser
 
 
 # What a resumed run takes from the command line rather than from its saved ``args.json``: how
@@ -75,10 +87,11 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
 RESUME_FROM_COMMAND_LINE = ("resume_folder", "out", "workers", "threads", "minutes")
 
 
-def _resumed_values(cls: Any, values: dict[str, Any]) -> dict[str, Any]:
+def _resumed_values(cls: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
     """``values`` with the settings of the run being resumed (its folder's ``args.json``), so that
-    ``--resume-folder`` alone goes on with the run as it was started; a setting given on the
-    command line that differs from the run's is ignored, with a note."""
+    ``--resume-folder`` alone goes on with the run as it was started; of the settings ``given``
+    on the command line, those of :data:`RESUME_FROM_COMMAND_LINE` are kept, the others ignored
+    with a note when they differ from the run's."""
     saved_path = Path(values["resume_folder"]) / "args.json"
     if not saved_path.is_file():
         return values  # experiment_folder says what is wrong with the folder
@@ -86,13 +99,12 @@ def _resumed_values(cls: Any, values: dict[str, Any]) -> dict[str, Any]:
     merged = dict(values)
     for field in dataclasses.fields(cls):
         name = field.name
-        if name in RESUME_FROM_COMMAND_LINE or name not in saved:
+        if name not in saved or (name in RESUME_FROM_COMMAND_LINE and name in given):
             continue
         value = tuple(saved[name]) if isinstance(saved[name], list) else saved[name]
-        given = values[name]
-        if given != field.default and given != value:
+        if name in given and values[name] != value:
             flag = "--" + name.replace("_", "-")
-            print(f"note: {flag} {given!r} ignored: the resumed run keeps its {value!r} "
+            print(f"note: {flag} {values[name]!r} ignored: the resumed run keeps its {value!r} "
                   f"({saved_path})")  # fmt: skip
         merged[name] = value
     return merged

@@ -416,7 +416,8 @@ def evaluate(run: Run) -> None:
 
 
 def main(argv: list[str] | None = None) -> Path:
-    args = check(parse_args(Args, argv, description=__doc__.splitlines()[0]))
+    parsed = parse_args(Args, argv, description=__doc__.splitlines()[0])
+    args = check(parsed)
     folder = experiment_folder(args, "ppo_selfplay")
     resumed = (folder / "checkpoint.pt").exists()
     if resumed:  # the run's own settings, with the new --minutes
@@ -424,7 +425,8 @@ def main(argv: list[str] | None = None) -> Path:
         lists = ("options", "league", "eval_opponents")
         saved = {key: tuple(value) if key in lists else value for key, value in saved.items()}
         saved.setdefault("augment", False)  # runs from before --augment played boards as-is
-        args = replace(check(Args(**saved)), minutes=args.minutes, resume_folder=str(folder))
+        # (the minutes as given, or the run's: check() would put a quick run's back)
+        args = replace(check(Args(**saved)), minutes=parsed.minutes, resume_folder=str(folder))
     seed_everything(args.seed)
     import torch
 

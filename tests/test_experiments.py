@@ -309,3 +309,30 @@ def test_the_ladder_and_mcts_vs_rl_take_boardzoo_model_files(tmp_path):
                         out=tmp_path / "mcts_vs_rl")  # fmt: skip
     rows = point_rows(versus / "results.csv")
     assert {r["second"] for r in rows} == {f"az:model={model},simulations=1"}
+
+
+def test_resuming_takes_the_run_settings_and_only_how_to_run_from_the_command_line(
+    tmp_path, capsys
+):
+    from dataclasses import dataclass
+
+    from boardzoo.experiment import arg, parse_args
+
+    @dataclass(frozen=True)
+    class Settings:
+        games: int = arg(10, "games")
+        agents: tuple[str, ...] = arg(("random",), "agents")
+        workers: int = arg(1, "workers")
+        minutes: float = arg(60.0, "minutes")
+        resume_folder: str = arg("", "folder")
+
+    saved = {"games": 4, "agents": ["greedy", "random"], "workers": 2, "minutes": 0.5}
+    (tmp_path / "args.json").write_text(json.dumps({**saved, "resume_folder": ""}))
+    folder = str(tmp_path)
+    alone = parse_args(Settings, ["--resume-folder", folder])
+    assert alone == Settings(4, ("greedy", "random"), 2, 0.5, folder)
+    given = parse_args(Settings, ["--resume-folder", folder, "--workers", "1", "--minutes",
+                                  "60", "--games", "4", "--agents", "mcts"])  # fmt: skip
+    assert given == Settings(4, ("greedy", "random"), 1, 60.0, folder)
+    notes = capsys.readouterr().out
+    assert "note: --agents ('mcts',) ignored" in notes and "--games" not in notes
