@@ -59,9 +59,7 @@ def _parser(cls: Any, description: str, given_only: bool = False) -> argparse.Ar
     """The command line of ``cls``; with ``given_only``, one whose namespace holds only the
     options given (no defaults)."""
     hints = typing.get_type_hints(cls)
-    parser = argparse.ArgumentParser(
-        description=description, argument_default=argparse.SUPPRESS if given_only else None
-    )
+    parser = argparse.ArgumentParser(description=description)
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
         flag = "--" + field.name.replace("_", "-")
         kind, many = _field_type(hints[field.name])
@@ -95,13 +93,24 @@ def _resumed_values(cls: Any, values: dict[str, Any], given: set[str]) -> dict[s
     saved_path = Path(values["resume_folder"]) / "args.json"
     if not saved_path.is_file():
         return values  # experiment_folder says what is wrong with the folder
-    saved = json.loads(saved_path.read_text())
+    try:
+        saved = json.loads(saved_path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        message = f"--resume-folder: cannot read the run's settings {saved_path}: {error}"
+        raise SystemExit(message) from None
+    if not isinstance(saved, dict):
+        raise SystemExit(f"--resume-folder: {saved_path} is not a run's settings (a JSON object)")
     merged = dict(values)
     for field in dataclasses.fields(cls):
         name = field.name
-        if name not in saved or (name in RESUME_FROM_COMMAND_LINE and name in given):
+        if name in RESUME_FROM_COMMAND_LINE and name in given:
             continue
-        value = tuple(saved[name]) if isinstance(saved[name], list) else saved[name]
+        if name in saved:
+            value = tuple(saved[name]) if isinstance(saved[name], list) else saved[name]
+        elif BEFORE in field.metadata:  # a setting newer than the run
+            value = field.metadata[BEFORE]
+        else:
+            continue
         if name in given and values[name] != value:
             flag = "--" + name.replace("_", "-")
             print(f"note: {flag} {values[name]!r} ignored: the resumed run keeps its {value!r} "
@@ -110,9 +119,16 @@ def _resumed_values(cls: Any, values: dict[str, Any], given: set[str]) -> dict[s
     return merged
 
 
-def arg(default: Any, help: str) -> Any:
-    """A dataclass field with its ``--help`` text."""
-    return dataclasses.field(default=default, metadata={"help": help})
+BEFORE = "before"  # field metadata: the value of runs saved before the setting existed
+
+
+def arg(default: Any, help: str, **before: Any) -> Any:
+    """A dataclass field with its ``--help`` text; ``before=VALUE``: what a resumed run whose
+    ``args.json`` predates the field takes (the way those runs played), rather than
+    ``default``."""
+    if set(before) - {BEFORE}:
+        raise TypeError(f"arg() takes before=..., got {sorted(before)}")
+    return dataclasses.field(default=default, metadata={"help": help, **before})
 
 
 BOARD_SIZE_HELP = (

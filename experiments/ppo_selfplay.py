@@ -33,7 +33,6 @@ random states) is written with every evaluation: ``--resume-folder`` continues f
 from __future__ import annotations
 
 import csv
-import json
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -83,6 +82,7 @@ class Args:
         True,
         "play each move on a randomly transformed board (one of the game's symmetries, drawn "
         "per game and move); --no-augment plays the board as it is",
+        before=False,  # runs from before the option played boards as they are
     )
     league: tuple[str, ...] = arg(
         ("random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2"),
@@ -416,17 +416,11 @@ def evaluate(run: Run) -> None:
 
 
 def main(argv: list[str] | None = None) -> Path:
+    # resuming, parse_args gives the run's own settings (its args.json) and the minutes as given
     parsed = parse_args(Args, argv, description=__doc__.splitlines()[0])
-    args = check(parsed)
+    args = replace(check(parsed), minutes=parsed.minutes) if parsed.resume_folder else check(parsed)
     folder = experiment_folder(args, "ppo_selfplay")
     resumed = (folder / "checkpoint.pt").exists()
-    if resumed:  # the run's own settings, with the new --minutes
-        saved = json.loads((folder / "args.json").read_text())
-        lists = ("options", "league", "eval_opponents")
-        saved = {key: tuple(value) if key in lists else value for key, value in saved.items()}
-        saved.setdefault("augment", False)  # runs from before --augment played boards as-is
-        # (the minutes as given, or the run's: check() would put a quick run's back)
-        args = replace(check(Args(**saved)), minutes=parsed.minutes, resume_folder=str(folder))
     seed_everything(args.seed)
     import torch
 

@@ -325,14 +325,19 @@ def test_resuming_takes_the_run_settings_and_only_how_to_run_from_the_command_li
         workers: int = arg(1, "workers")
         minutes: float = arg(60.0, "minutes")
         resume_folder: str = arg("", "folder")
+        newer: bool = arg(True, "a setting the saved run predates", before=False)
 
     saved = {"games": 4, "agents": ["greedy", "random"], "workers": 2, "minutes": 0.5}
     (tmp_path / "args.json").write_text(json.dumps({**saved, "resume_folder": ""}))
     folder = str(tmp_path)
+    assert parse_args(Settings, []) == Settings(10, ("random",), 1, 60.0, "", True)
     alone = parse_args(Settings, ["--resume-folder", folder])
-    assert alone == Settings(4, ("greedy", "random"), 2, 0.5, folder)
+    assert alone == Settings(4, ("greedy", "random"), 2, 0.5, folder, False)
     given = parse_args(Settings, ["--resume-folder", folder, "--workers", "1", "--minutes",
                                   "60", "--games", "4", "--agents", "mcts"])  # fmt: skip
-    assert given == Settings(4, ("greedy", "random"), 1, 60.0, folder)
+    assert given == Settings(4, ("greedy", "random"), 1, 60.0, folder, False)
     notes = capsys.readouterr().out
     assert "note: --agents ('mcts',) ignored" in notes and "--games" not in notes
+    (tmp_path / "args.json").write_text("{not json")
+    with pytest.raises(SystemExit, match="cannot read the run's settings"):
+        parse_args(Settings, ["--resume-folder", folder])
