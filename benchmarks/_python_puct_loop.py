@@ -1,13 +1,13 @@
 """The Python PUCT loop as it was before the batched search replaced it: the benchmark's baseline.
 
 Until the batched AlphaZero search (:mod:`boardzoo.az.search`) took its place,
-``MCTSAgent(prior_fn=..., value_fn=...)`` ran this loop: one simulation at a time, in Python, with
-the compiled tree operations of :mod:`boardzoo.agents.mcts.tree`, calling the prior and value
-functions once per new leaf. It is kept here, trimmed to that path (no UCT, no solver, no tree
-reuse, no root noise), so that ``bench_az_search.py`` keeps measuring against the same loop. The
-code is the library's ``boardzoo/agents/mcts/search.py`` (``Searcher._simulate_python`` and what
-it calls) and, for PUCT selection, ``tree.select_child`` / ``tree.descend``, unchanged but for
-the branches this path never takes.
+``MCTSAgent(prior_fn=..., value_fn=...)`` ran this loop: one simulation at a time, in Python,
+with the compiled operations of the single tree of that time (``_old_tree.py``), calling the
+prior and value functions once per new leaf. It is kept here, trimmed to that path (no UCT, no
+solver, no tree reuse, no root noise), so that ``bench_az_search.py`` keeps measuring against
+the same loop. The code is the library's ``boardzoo/agents/mcts/search.py`` of that time
+(``Searcher._simulate_python`` and what it calls) and, for PUCT selection,
+``tree.select_child`` / ``tree.descend``, unchanged but for the branches this path never takes.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from typing import cast
 
+import _old_tree as tr
 import numpy as np
 from numba import njit
 
-from boardzoo.agents.mcts import tree as tr
 from boardzoo.games.spec import DRAW, LOSS, WIN
 from boardzoo.games.state import BoardState, GameState
 

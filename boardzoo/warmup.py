@@ -101,8 +101,11 @@ def _prepare(name: str, part: str) -> None:
         if learned:
             AlphaBetaAgent(depth=2, eval="learned", seed=0).prepare(game)
     elif part == "mcts":
-        MCTSAgent(simulations=1, seed=0).prepare(game)  # the compiled loop
-        MCTSAgent(simulations=1, rave=True, seed=0).prepare(game)  # the enhanced loop
+        # The one loop is compiled per set of rules: the combinations agents use most.
+        MCTSAgent(simulations=1, seed=0).prepare(game)  # plain UCT
+        MCTSAgent(simulations=1, solver=True, seed=0).prepare(game)
+        MCTSAgent(simulations=1, threads=2, seed=0).prepare(game)
+        MCTSAgent(simulations=1, preset="strong", seed=0).prepare(game)
         uniform = MCTSAgent(simulations=1, prior_fn=lambda s: np.ones(s.num_actions), seed=0)
         uniform.prepare(game)  # the batched PUCT search (prior and value functions)
 

@@ -20,11 +20,11 @@ from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
 from boardzoo.agents.greedy import GreedyAgent
-from boardzoo.agents.mcts.tree import MIN_NODES
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
 from boardzoo.games.connect_four import ConnectFourState
+from boardzoo.search.tree import MIN_NODES
 
 # --- independent references --------------------------------------------------------------------
 

@@ -11,29 +11,49 @@ import pytest
 from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import MCTSAgent
-from boardzoo.agents.mcts import enhanced as en
-from boardzoo.agents.mcts import tree as tr
-from boardzoo.agents.mcts.enhanced_search import EnhancedSearcher, Enhancements
-from boardzoo.agents.mcts.search import ROLLOUT_RANDOM, Searcher, SearchSettings
 from boardzoo.agents.registry import AgentSpecError, make_agent
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.games.catalog import make_game
 from boardzoo.games.connect_four import ConnectFourState
+from boardzoo.search import loop
+from boardzoo.search.driver import TreeSearch
+from boardzoo.search.expand import new_scratch
+from boardzoo.search.memory import (
+    CRIT_TOTALS,
+    NO_REPLY,
+    criticality,
+    new_memory,
+    update_criticality,
+    update_replies,
+)
+from boardzoo.search.options import Rules
+from boardzoo.search.tree import END, NEXT, NO_NODE, START
 
-SETTINGS = SearchSettings(c=math.sqrt(2.0), solver=False, rollout_policy=ROLLOUT_RANDOM)
+# The fields only the enhancements write (plain UCT must leave them as allocated: zero).
+ENHANCEMENT_FIELDS = ("amaf_value", "amaf_visits", "heur", "mm", "raw_value", "logp", "pending")
 
 
-def searcher_for(state, enhancements: Enhancements, seed: int = 0, nodes: int = 100_000):
-    searcher = EnhancedSearcher(SETTINGS, enhancements, nodes, seed)
+def searcher_for(state, rules: Rules, seed: int = 0, nodes: int = 100_000) -> TreeSearch:
+    searcher = TreeSearch(rules, nodes, seed)
     searcher.set_root(state, reuse=False)
     return searcher
 
 
+def children_of(tree, node: int) -> range:
+    """All of ``node``'s children in row 0 (open to selection or not)."""
+    first = int(tree.first_child[0, node])
+    if first == NO_NODE:
+        return range(0)
+    return range(first, first + int(tree.num_children[0, node]))
+
+
 def root_children(searcher) -> range:
-    tree = searcher.tree
-    root = int(tree.meta[tr.ROOT])
-    first = int(tree.first_child[root])
-    return range(first, first + int(tree.num_children[root]))
+    return children_of(searcher.tree, 0)
+
+
+def switches(rules: Rules) -> tuple[tuple[str, bool], ...]:
+    """The key of the compiled copies of the loop for ``rules``."""
+    return tuple(sorted(rules.constants().items()))
 
 
 def mover_value(state, game) -> float:
@@ -58,34 +78,104 @@ def heuristic_for_mover(state, action, game) -> float:
     return 0.5 + 0.5 * value if same else 0.5 - 0.5 * value
 
 
-# --- everything off is plain UCT ------------------------------------------------------------------
+def visit_count_errors(
+    tree, root_leaf_visits: int = 0, exact: bool = True
+) -> tuple[list[int], int, int]:
+    """Walk row 0 from the root and count by hand what plain UCT's visits must be.
+
+    A simulation ends at the child it opens (a node's first visit), or at a finished game; a
+    node in play is expanded on its second visit (the root on its first) and its first child
+    opened by the same simulation. So an expanded node's visits are its open children's plus
+    one (the simulation that opened it; none for the root, ``root_leaf_visits`` for a root kept
+    from an earlier search), an unopened child has none, an open leaf in play has exactly one,
+    and (``exact``: no thread raced another) every score sum lies in [0, visits].
+    Returns the errors of the expanded nodes (visits minus that count), the nodes reachable from
+    the root (the root and every block of children) and how many expanded nodes there are.
+    """
+    errors, reachable, expanded = [], 1, 0
+    frontier = [0]
+    while frontier:
+        node = frontier.pop()
+        first = int(tree.first_child[0, node])
+        visits = int(tree.visits[0, node])
+        if first == NO_NODE:
+            if node != 0 and visits > 0 and not tree.terminal[0, node]:
+                errors.append(visits - 1)
+            continue
+        expanded += 1
+        opened = int(tree.num_expanded[0, node])
+        block = children_of(tree, node)
+        reachable += len(block)
+        below = sum(int(tree.visits[0, c]) for c in block[:opened])
+        errors.append(visits - below - (root_leaf_visits if node == 0 else 1))
+        errors.extend(int(tree.visits[0, c]) for c in block[opened:])  # never walked into
+        if exact:
+            for c in block[:opened]:
+                assert 0.0 <= tree.value[0, c] <= tree.visits[0, c]
+        frontier.extend(block[:opened])
+    return errors, reachable, expanded
 
 
-@pytest.mark.parametrize(
-    "state", [ReversiState.initial(6), ConnectFourState(), TicTacToeState()], ids=str
-)
-def test_the_enhanced_loop_with_everything_off_is_plain_uct(state):
-    plain = Searcher(SETTINGS, 50_000, seed=5)
-    plain.set_root(state, reuse=False)
-    enhanced = searcher_for(state, Enhancements(), seed=5, nodes=50_000)
-    enhanced.thread_rng[0] = plain.rng_state
-    plain.run(3000, None)
-    enhanced.run(3000, None)
-    for tree in (plain.tree, enhanced.tree):
-        assert int(tree.visits[0]) == 3000
-    count = int(plain.tree.meta[tr.NODE_COUNT])
-    assert int(enhanced.tree.meta[tr.NODE_COUNT]) == count
-    for field in ("visits", "value", "action", "first_child", "num_expanded"):
-        assert np.array_equal(
-            getattr(plain.tree, field)[:count], getattr(enhanced.tree, field)[:count]
-        )
+# --- the one loop with every rule off is plain UCT ------------------------------------------------
+
+
+STATES = [ReversiState.initial(6), ConnectFourState(), TicTacToeState()]
+
+
+@pytest.mark.parametrize("state", STATES, ids=str)
+def test_plain_uct_writes_no_enhancement_field_and_compiles_no_rule(state):
+    game = state.game
+    searcher = searcher_for(state, Rules(), seed=5, nodes=50_000)
+    assert searcher.run(3000, None) == 3000
+    tree = searcher.tree
+    assert int(tree.visits[0, 0]) == 3000
+    # The enhancements' statistics are never touched (still numpy's zeros, in every slot).
+    for field in ENHANCEMENT_FIELDS:
+        assert not getattr(tree, field)[0].any(), field
+    # The rules are compiled in, one set of copies per set of switches: plain UCT's copies
+    # have every switch off, RAVE's are other functions with RAVE on, and the numbers compile
+    # nothing (another k is the same copies).
+    plain = loop._compiled(game, switches(Rules()))
+    rave = loop._compiled(game, switches(Rules(rave_k=1.0)))
+    assert loop.compiled_loop(game, Rules()) is plain["simulate"]
+    assert loop.compiled_loop(game, searcher.rules) is plain["simulate"]
+    assert plain is not rave
+    assert all(plain[name] is not rave[name] for name in plain)
+    assert loop._compiled(game, switches(Rules(rave_k=300.0, c=0.5))) is rave
+    for name, copy in plain.items():
+        namespace = copy.py_func.__globals__
+        assert not any(namespace.get(switch, False) for switch in Rules().constants()), name
+    assert rave["simulate"].py_func.__globals__["RAVE"] is True
+    assert rave["update_amaf"] is not plain["update_amaf"]
+
+
+@pytest.mark.parametrize("state", STATES, ids=str)
+def test_plain_uct_visit_counts_add_up_by_hand(state):
+    searcher = searcher_for(state, Rules(), seed=5, nodes=50_000)
+    searcher.run(3000, None)
+    tree = searcher.tree
+    assert int(tree.visits[0, 0]) == 3000  # one a simulation
+    errors, reachable, expanded = visit_count_errors(tree)
+    assert expanded > 100
+    assert errors and not any(errors)
+    # Every node made is in a block of children of the tree (one thread: nothing orphaned).
+    assert searcher.nodes_used() == reachable
+    # The root's open children share its visits, the moves reported are them.
+    children = searcher.root_children()
+    assert sum(child.visits for child in children) == 3000
+    assert sorted(child.action for child in children) == sorted(state.legal_actions())
 
 
 def test_the_plain_agent_does_not_take_the_enhanced_loop():
     agent = MCTSAgent(simulations=10, seed=0)
     agent.search(TicTacToeState())
-    assert not agent.enhancements.active
-    assert type(agent._searchers[0]) is Searcher
+    assert not agent.rules.enhanced
+    assert not any(agent.rules.constants().values())
+    assert agent.rules == Rules()
+    assert type(agent._searchers[0]) is TreeSearch
+    tree = agent._searchers[0].tree
+    for field in ENHANCEMENT_FIELDS:
+        assert not getattr(tree, field)[0].any(), field
 
 
 # --- RAVE -----------------------------------------------------------------------------------------
@@ -102,20 +192,20 @@ def test_rave_counts_exactly_the_cells_the_root_player_filled():
         ttt_value(state.apply(a)) == 0 for a in state.legal_actions()
     )
     sims = 200
-    searcher = searcher_for(state, Enhancements(rave_k=300.0))
+    searcher = searcher_for(state, Rules(rave_k=300.0))
     searcher.run(sims, None)
-    extras = searcher.extras
+    tree = searcher.tree
     children = root_children(searcher)
-    amaf = [int(extras.amaf_visits[c]) for c in children]
+    amaf = [int(tree.amaf_visits[0, c]) for c in children]
     # Hand count: X fills two of the three squares in every simulation, so the root's children
     # are credited 2 * sims times in all, each at most once a simulation, each a draw (0.5).
     assert sum(amaf) == 2 * sims
     assert all(0 < a <= sims for a in amaf)
     for child in children:
-        assert extras.amaf_value[child] == pytest.approx(0.5 * extras.amaf_visits[child])
+        assert tree.amaf_value[0, child] == pytest.approx(0.5 * tree.amaf_visits[0, child])
     # A child is credited in every simulation that went through it (X filled its square then).
     for child in children:
-        assert extras.amaf_visits[child] >= searcher.tree.visits[child]
+        assert tree.amaf_visits[0, child] >= tree.visits[0, child]
 
 
 def test_amaf_update_by_hand():
@@ -123,31 +213,30 @@ def test_amaf_update_by_hand():
     O? no: X c, O d; X wins. The root's children credited are X's cells a and c."""
     game = make_game("tictactoe")
     state = TicTacToeState()
-    searcher = searcher_for(state, Enhancements(rave_k=1.0))
-    tree, extras = searcher.tree, searcher.extras
-    run = en.compiled_enhanced(game)
+    rules = Rules(rave_k=1.0)
+    searcher = searcher_for(state, rules)
+    tree = searcher.tree
+    copies = loop._compiled(game, switches(rules))
+    numbers = rules.numbers(game.spec.evaluation_scale)
     # Expand the root by hand through the compiled expansion (9 children, random order).
-    ok, _ = run["expand"](
-        tree,
-        extras,
-        en.new_scratch(),
-        0,
-        searcher._opts,
-        0,
-        game.params,
-        searcher._net,
-        np.uint64(1),
+    ok, _ = copies["expand"](
+        tree, 0, 0, 0, new_scratch(), game.params, numbers, searcher._net, np.uint64(1)
     )
     assert ok
-    cells_of = {int(extras.cell[c]): c for c in root_children(searcher)}
+    assert searcher.nodes_used() == 10 and int(tree.num_children[0, 0]) == 9
+    cells_of = {int(tree.cell[0, c]): c for c in root_children(searcher)}
+    assert sorted(cells_of) == list(range(9))
+    assert not tree.amaf_visits[0, :10].any()
     path = np.array([0, cells_of[4]] + [0] * 8, dtype=np.int64)
     # The sequence: X 4 (tree), O 0, X 8, O 2, X 6 (playout).
     cells = np.array([4, 0, 8, 2, 6] + [0] * 5, dtype=np.int64)
     players = np.array([0, 1, 0, 1, 0] + [0] * 5, dtype=np.int64)
-    en.update_amaf(tree, extras, path, 2, cells, players, 5, 1.0)
-    credited = {cell for cell, c in cells_of.items() if extras.amaf_visits[c] > 0}
+    copies["update_amaf"](tree, 0, path, 2, cells, players, 5, 1.0)
+    credited = {cell for cell, c in cells_of.items() if tree.amaf_visits[0, c] > 0}
     assert credited == {4, 8, 6}
-    assert all(extras.amaf_value[cells_of[c]] == 1.0 for c in credited)
+    assert all(tree.amaf_visits[0, cells_of[c]] == 1 for c in credited)
+    assert all(tree.amaf_value[0, cells_of[c]] == 1.0 for c in credited)
+    assert not tree.amaf_value[0, [cells_of[c] for c in set(cells_of) - credited]].any()
 
 
 def test_rave_plays_the_winning_move():
@@ -173,19 +262,19 @@ def test_widening_opens_children_in_the_order_of_the_evaluation():
     moves = state.legal_actions()
     assert len(moves) >= 6
     sims = 30
-    searcher = searcher_for(state, Enhancements(widening_k=1.0, widening_alpha=0.5))
+    searcher = searcher_for(state, Rules(widening_k=1.0, widening_alpha=0.5))
     searcher.run(sims, None)
     tree = searcher.tree
     children = list(root_children(searcher))
     heur = {a: heuristic_for_mover(state, a, game) for a in moves}
     # Children sit best first by the game's evaluation (computed here from the kernel).
-    in_order = [heur[int(tree.action[c])] for c in children]
+    in_order = [heur[int(tree.action[0, c])] for c in children]
     assert in_order == sorted(in_order, reverse=True)
     # ceil(1 * n ** 0.5) children are open after n visits of the root (one opens a visit).
-    opened = int(tree.num_expanded[0])
+    opened = int(tree.num_expanded[0, 0])
     assert opened == math.ceil(math.sqrt(sims - 1)) or opened == math.ceil(math.sqrt(sims))
     assert opened < len(moves)
-    assert all(int(tree.visits[c]) == 0 for c in children[opened:])
+    assert all(int(tree.visits[0, c]) == 0 for c in children[opened:])
 
 
 def test_progressive_bias_steers_a_short_search_to_the_best_evaluated_move():
@@ -204,14 +293,15 @@ def test_progressive_bias_steers_a_short_search_to_the_best_evaluated_move():
 def test_cutoff_zero_scores_a_new_leaf_by_the_evaluation():
     game = make_game("connect_four")
     state = ConnectFourState().apply(3).apply(3).apply(2)
-    searcher = searcher_for(state, Enhancements(cutoff=0))
+    searcher = searcher_for(state, Rules(cutoff=0))
     searcher.run(len(state.legal_actions()), None)  # each child once (the first with the root)
     tree = searcher.tree
+    assert int(tree.num_expanded[0, 0]) == len(state.legal_actions())
     for child in root_children(searcher):
-        assert int(tree.visits[child]) == 1
-        position = state.apply(int(tree.action[child]))
+        assert int(tree.visits[0, child]) == 1
+        position = state.apply(int(tree.action[0, child]))
         value = mover_value(position, game)  # for the player to move there, the opponent
-        assert tree.value[child] == pytest.approx(0.5 - 0.5 * value)
+        assert tree.value[0, child] == pytest.approx(0.5 - 0.5 * value)
 
 
 def test_learned_evaluation_scores_new_leaves_with_the_shipped_net():
@@ -220,39 +310,42 @@ def test_learned_evaluation_scores_new_leaves_with_the_shipped_net():
     game = make_game("reversi", board_size=8)
     net = load_net(game)
     state = reversi_position(1, 10)
-    searcher = searcher_for(state, Enhancements(cutoff=0, learned_eval=True))
+    searcher = searcher_for(state, Rules(cutoff=0, learned_eval=True))
     searcher.run(len(state.legal_actions()), None)
     tree = searcher.tree
+    assert int(tree.num_expanded[0, 0]) == len(state.legal_actions())
     for child in root_children(searcher):
-        position = state.apply(int(tree.action[child]))
+        assert int(tree.visits[0, child]) == 1
+        position = state.apply(int(tree.action[0, child]))
         s0, s1 = (np.uint64(b) for b in position.bitboards())
         value = ntuple_value(s0, s1, position.current_player, game.params, net)
         same = position.current_player == state.current_player
-        assert tree.value[child] == pytest.approx(0.5 + 0.5 * value if same else 0.5 - 0.5 * value)
+        assert tree.value[0, child] == pytest.approx(
+            0.5 + 0.5 * value if same else 0.5 - 0.5 * value
+        )
 
 
 def test_implicit_minimax_backs_up_the_evaluations_below():
     game = make_game("connect_four")
     state = ConnectFourState().apply(3)
-    searcher = searcher_for(state, Enhancements(minimax_weight=0.5))
+    searcher = searcher_for(state, Rules(minimax_weight=0.5))
     searcher.run(300, None)
-    tree, extras = searcher.tree, searcher.extras
+    tree = searcher.tree
     checked = 0
     for child in root_children(searcher):
-        first = int(tree.first_child[child])
-        if first == tr.NO_NODE or int(tree.visits[child]) < 3:
+        if int(tree.first_child[0, child]) == NO_NODE or int(tree.visits[0, child]) < 3:
             continue
-        position = state.apply(int(tree.action[child]))
-        grandchildren = range(first, first + int(tree.num_children[child]))
+        position = state.apply(int(tree.action[0, child]))
+        grandchildren = children_of(tree, child)
         # Leaves below the child keep the game's evaluation, seen by the player who moved there.
         for g in grandchildren:
-            if int(tree.first_child[g]) == tr.NO_NODE:
-                assert extras.mm[g] == pytest.approx(
-                    heuristic_for_mover(position, int(tree.action[g]), game), abs=1e-6
+            if int(tree.first_child[0, g]) == NO_NODE:
+                assert tree.mm[0, g] == pytest.approx(
+                    heuristic_for_mover(position, int(tree.action[0, g]), game), abs=1e-6
                 )
         # The child is worth 1 - (the opponent's best reply) to the root player.
-        best_reply = max(float(extras.mm[g]) for g in grandchildren)
-        assert extras.mm[child] == pytest.approx(1.0 - best_reply, abs=1e-6)
+        best_reply = max(float(tree.mm[0, g]) for g in grandchildren)
+        assert tree.mm[0, child] == pytest.approx(1.0 - best_reply, abs=1e-6)
         checked += 1
     assert checked >= 3
 
@@ -269,16 +362,16 @@ def test_minimax_with_an_evaluation_finds_a_connect_four_win_in_one():
 
 
 def test_last_good_reply_is_remembered_for_the_winner_and_forgotten_for_the_loser():
-    extras = en.new_extras(10, 1)
+    memory = new_memory()
     cells = np.array([5, 7, 3, 9], dtype=np.int64)
     players = np.array([0, 1, 0, 1], dtype=np.int64)
-    extras.lgr[1, 3] = 9  # player 1 answered 3 with 9 before
-    en.update_replies(extras, cells, players, 4, 1.0)  # player 0 won
-    assert extras.lgr[0, 7] == 3  # the winner's reply to 7
-    assert extras.lgr[1, 5] == en.NO_REPLY  # never stored for the loser
-    assert extras.lgr[1, 3] == en.NO_REPLY  # the loser's old reply is forgotten
-    en.update_replies(extras, cells, players, 4, 0.5)  # a draw changes nothing
-    assert extras.lgr[0, 7] == 3
+    memory.lgr[1, 3] = 9  # player 1 answered 3 with 9 before
+    update_replies(memory, cells, players, 4, 1.0)  # player 0 won
+    assert memory.lgr[0, 7] == 3  # the winner's reply to 7
+    assert memory.lgr[1, 5] == NO_REPLY  # never stored for the loser
+    assert memory.lgr[1, 3] == NO_REPLY  # the loser's old reply is forgotten
+    update_replies(memory, cells, players, 4, 0.5)  # a draw changes nothing
+    assert memory.lgr[0, 7] == 3
 
 
 def test_lgrf_playouts_fill_the_reply_table_and_play_well():
@@ -287,34 +380,36 @@ def test_lgrf_playouts_fill_the_reply_table_and_play_well():
     assert agent.search(state).action == 2
     agent = MCTSAgent(simulations=500, rollout="lgrf", seed=2, reuse_tree=True)
     agent.search(ReversiState.initial(6))
-    assert (agent._searchers[0].extras.lgr >= 0).sum() > 10
+    assert (agent._searchers[0].memory.lgr >= 0).sum() > 10
 
 
 # --- criticality ----------------------------------------------------------------------------------
 
 
 def test_criticality_by_hand():
-    extras = en.new_extras(10, 1)
+    memory = new_memory()
     # Four playouts on cells 0 and 1. Cell 0: player 0 owns it and wins twice, player 1 owns it
     # and wins twice, so owning it goes with winning every time. Cell 1: owned by player 0
     # every time, who wins half of them.
     for score0, s0, s1 in ((1.0, 0b11, 0), (1.0, 0b11, 0), (0.0, 0b10, 0b01), (0.0, 0b10, 0b01)):
-        en.update_criticality(extras, np.uint64(s0), np.uint64(s1), score0)
-    extras.crit[en.CRIT_TOTALS, 0] *= 8  # pass the minimum playout count with the same ratios
-    extras.crit[en.CRIT_TOTALS, 1:] *= 8
-    extras.crit[:3] *= 8
+        update_criticality(memory, np.uint64(s0), np.uint64(s1), score0)
+    assert memory.crit[CRIT_TOTALS, 0] == 4
+    assert criticality(memory, 0) == 0.0  # too few playouts yet
+    memory.crit[CRIT_TOTALS, 0] *= 8  # pass the minimum playout count with the same ratios
+    memory.crit[CRIT_TOTALS, 1:] *= 8
+    memory.crit[:3] *= 8
     # Coulom: P(owner wins) - (P(own0) P(win0) + P(own1) P(win1))
-    assert en.criticality(extras, 0) == pytest.approx(1.0 - (0.5 * 0.5 + 0.5 * 0.5))
-    assert en.criticality(extras, 1) == pytest.approx(0.5 - (1.0 * 0.5 + 0.0 * 0.5))
-    assert en.criticality(extras, -1) == 0.0  # a pass has no square
+    assert criticality(memory, 0) == pytest.approx(1.0 - (0.5 * 0.5 + 0.5 * 0.5))
+    assert criticality(memory, 1) == pytest.approx(0.5 - (1.0 * 0.5 + 0.0 * 0.5))
+    assert criticality(memory, -1) == 0.0  # a pass has no square
 
 
 def test_criticality_search_counts_every_finished_playout():
-    searcher = searcher_for(ConnectFourState(), Enhancements(criticality=1.0))
+    searcher = searcher_for(ConnectFourState(), Rules(criticality=1.0))
     searcher.run(500, None)
-    crit = searcher.extras.crit
-    assert crit[en.CRIT_TOTALS, 0] == 500
-    assert crit[en.CRIT_TOTALS, 1] + crit[en.CRIT_TOTALS, 2] == pytest.approx(500)
+    crit = searcher.memory.crit
+    assert crit[CRIT_TOTALS, 0] == 500
+    assert crit[CRIT_TOTALS, 1] + crit[CRIT_TOTALS, 2] == pytest.approx(500)
 
 
 # --- tree parallelism -----------------------------------------------------------------------------
@@ -336,43 +431,154 @@ def test_threads_prove_the_same_tictactoe_results(threads):
     assert info.proven == "win" and info.action in ttt_best_actions(state)
 
 
+def blocks(tree) -> list[range]:
+    """The blocks of children reachable from the root of row 0."""
+    found, frontier = [], [0]
+    while frontier:
+        block = children_of(tree, frontier.pop())
+        if block:
+            found.append(block)
+            frontier.extend(block)
+    return found
+
+
+def thread_ranges(tree) -> list[range]:
+    """The slots of row 0 each thread has taken from its range."""
+    alloc = tree.alloc[0]
+    return [range(int(row[START]), int(row[NEXT])) for row in alloc]
+
+
+def test_virtual_loss_is_taken_back_exactly_and_each_thread_grows_its_own_range():
+    """Both threads' simulations, one after the other (no race): the loop adds a virtual loss of
+    3 visits on the way down and must take all of it back, so the visits add up exactly as in
+    plain UCT; each thread's new nodes come from its own range of the one tree."""
+    state = ReversiState.initial(8)
+    game = state.game
+    rules = Rules(threads=2, virtual_loss=3)
+    assert rules.constants()["PARALLEL"]
+    searcher = searcher_for(state, rules, nodes=200_000)
+    run = loop.compiled_loop(game, rules)
+    numbers = rules.numbers(game.spec.evaluation_scale)
+    for _ in range(20):
+        for thread in (0, 1):
+            ran, rng = run(
+                searcher.tree, 0, thread, 100, numbers, searcher.memory, game.params,
+                searcher._net, searcher.rng[thread],
+            )  # fmt: skip
+            assert ran == 100
+            searcher.rng[thread] = np.uint64(rng)
+    tree = searcher.tree
+    assert int(tree.visits[0, 0]) == 4000
+    errors, reachable, _ = visit_count_errors(tree)
+    assert errors and not any(errors)
+    # The free slots after the root are split in halves; each thread took nodes from its own.
+    ranges = thread_ranges(tree)
+    assert [int(row[END]) for row in tree.alloc[0]] == [100_000, 200_000]
+    assert ranges[0].start == 1 and ranges[1].start == 100_000
+    assert all(len(r) > 1000 for r in ranges)
+    assert searcher.nodes_used() == 1 + sum(len(r) for r in ranges) == reachable
+    # Every block of children in the tree lies in the range of the thread that made it.
+    owners = [
+        [i for i, r in enumerate(ranges) if block[0] in r and block[-1] in r]
+        for block in blocks(tree)
+    ]
+    assert all(len(owner) == 1 for owner in owners)
+    assert {owner[0] for owner in owners} == {0, 1}
+
+
 def test_two_threads_share_one_tree_and_leave_no_virtual_loss():
-    agent = MCTSAgent(simulations=20_000, threads=2, virtual_loss=3, seed=0)
+    # Enough simulations that the races of the first few (both threads at the root) weigh little.
+    agent = MCTSAgent(simulations=100_000, threads=2, virtual_loss=3, seed=0)
     info = agent.search(ReversiState.initial(8))
-    tree = agent._searchers[0].tree
-    root = int(tree.meta[tr.ROOT])
+    searcher = agent._searchers[0]
+    tree = searcher.tree
+    assert info.simulations == 100_000
     # Lock-free updates may lose a rare increment, never leave a virtual loss behind.
-    assert 0.98 * info.simulations <= int(tree.visits[root]) <= info.simulations
+    assert 0.98 * info.simulations <= int(tree.visits[0, 0]) <= info.simulations
     children = range(
-        int(tree.first_child[root]), int(tree.first_child[root]) + int(tree.num_expanded[root])
+        int(tree.first_child[0, 0]), int(tree.first_child[0, 0]) + int(tree.num_expanded[0, 0])
     )
     assert (
-        abs(sum(int(tree.visits[c]) for c in children) - int(tree.visits[root]))
+        abs(sum(int(tree.visits[0, c]) for c in children) - int(tree.visits[0, 0]))
         <= 0.02 * info.simulations
     )
-    assert all(0.0 <= tree.value[c] <= tree.visits[c] for c in children)
+    assert all(0.0 <= tree.value[0, c] <= tree.visits[0, c] for c in children)
+    # Every node's visits add up as in plain UCT, but for those rare lost updates (each off by
+    # a few visits); a virtual loss left behind would be 3 visits at every node of every path,
+    # many times the simulations.
+    errors, reachable, _ = visit_count_errors(tree, exact=False)
+    assert sum(abs(e) for e in errors) <= 0.05 * info.simulations
+    # Both threads grew the one tree, each from its own range.
+    ranges = thread_ranges(tree)
+    assert all(len(r) > 1000 for r in ranges)
+    assert all(any(block[0] in r for block in blocks(tree)) for r in ranges)
     # The nodes reported are the ones the threads made; a block made twice by a race (the loser
     # is dropped) is rare.
-    reachable, frontier = 1, [root]
-    while frontier:
-        node = frontier.pop()
-        first = int(tree.first_child[node])
-        if first != tr.NO_NODE:
-            reachable += int(tree.num_children[node])
-            frontier.extend(range(first, first + int(tree.num_children[node])))
+    assert info.tree_nodes == searcher.nodes_used() == 1 + sum(len(r) for r in ranges)
     assert reachable <= info.tree_nodes <= 1.02 * reachable
 
 
+# --- tree reuse -----------------------------------------------------------------------------------
+
+
 def test_enhanced_tree_reuse_keeps_the_subtree_and_its_statistics():
-    agent = MCTSAgent(simulations=3000, rave=True, reuse_tree=True, seed=0)
     state = ReversiState.initial(6)
+    rules = Rules(rave_k=300.0)
+    searcher = searcher_for(state, rules)
+    searcher.run(3000, None)
+    tree = searcher.tree
+    # The most visited move and the most visited reply to it: the new root.
+    child = max(root_children(searcher), key=lambda c: int(tree.visits[0, c]))
+    opened = children_of(tree, child)[: int(tree.num_expanded[0, child])]
+    node = max(opened, key=lambda c: int(tree.visits[0, c]))
+    new_state = state.apply(int(tree.action[0, child])).apply(int(tree.action[0, node]))
+    assert int(tree.first_child[0, node]) != NO_NODE
+    # What the subtree holds, counted here before the move.
+    size, frontier = 1, [node]
+    while frontier:
+        block = children_of(tree, frontier.pop())
+        size += len(block)
+        frontier.extend(block)
+    visits = int(tree.visits[0, node])
+    kept = {
+        int(tree.action[0, c]): (
+            int(tree.visits[0, c]),
+            float(tree.value[0, c]),
+            int(tree.amaf_visits[0, c]),
+            float(tree.amaf_value[0, c]),
+        )
+        for c in children_of(tree, node)
+    }
+    assert sum(amaf for _, _, amaf, _ in kept.values()) > 0
+    assert searcher.set_root(new_state, reuse=True)
+    # The subtree is at the front of row 0, its root node 0, its statistics with it.
+    assert searcher.nodes_used() == size
+    assert int(tree.visits[0, 0]) == visits
+    assert int(tree.parent[0, 0]) == NO_NODE
+    assert int(tree.first_child[0, 0]) == 1
+    assert (int(tree.s0[0, 0]), int(tree.s1[0, 0])) == tuple(map(int, new_state.bitboards()))
+    assert int(tree.player[0, 0]) == new_state.current_player
+    assert {
+        int(tree.action[0, c]): (
+            int(tree.visits[0, c]),
+            float(tree.value[0, c]),
+            int(tree.amaf_visits[0, c]),
+            float(tree.amaf_value[0, c]),
+        )
+        for c in root_children(searcher)
+    } == kept
+    assert all(int(tree.parent[0, c]) == 0 for c in root_children(searcher))
+    errors, reachable, _ = visit_count_errors(tree, root_leaf_visits=1)
+    assert reachable == size and not any(errors)
+    # And through the agent: the second search starts from the kept subtree.
+    agent = MCTSAgent(simulations=3000, rave=True, reuse_tree=True, seed=0)
     info = agent.search(state)
     state = state.apply(info.action)
     state = state.apply(state.legal_actions()[0])
     again = agent.search(state)
     assert again.reused_tree
-    extras = agent._searchers[0].extras
-    assert int(extras.amaf_visits[: int(agent._searchers[0].tree.meta[tr.NODE_COUNT])].sum()) > 0
+    searcher = agent._searchers[0]
+    assert int(searcher.tree.amaf_visits[0, : searcher.nodes_used()].sum()) > 0
 
 
 # --- options, presets and errors ------------------------------------------------------------------
@@ -402,8 +608,8 @@ def test_every_option_plays_legal_games_through_the_registry():
 def test_preset_fills_the_options_left_at_their_defaults():
     agent = make_agent("mcts:simulations=50,preset=strong,cutoff=2", seed=0)
     agent.prepare(make_game("connect_four"))
-    assert agent.enhancements.cutoff == 2  # given explicitly
-    assert agent.enhancements.minimax_weight > 0  # from the preset
+    assert agent.rules.cutoff == 2  # given explicitly
+    assert agent.rules.minimax_weight > 0  # from the preset
 
 
 @pytest.mark.parametrize(

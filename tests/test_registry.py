@@ -191,7 +191,7 @@ def test_building_agents_compiles_and_loads_nothing(model_file):
     code = f"""
 import sys
 from boardzoo.agents import check_spec
-from boardzoo.agents.mcts import tree
+from boardzoo.search import tree
 from boardzoo.games import specialise
 for spec in ["mcts:simulations=5", "alphabeta:depth=none,time_limit=1", "greedy",
              "sb3:path={model_file}", "puct:path={model_file},value_head=true"]:

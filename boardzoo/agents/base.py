@@ -17,7 +17,8 @@ def env_state(env: Any) -> GameState:
     """The game state of ``env`` at its agent's turn, without changing the env.
 
     boardzoo envs hand out their immutable state (``get_state()``); any other two-player
-    PettingZoo AEC env is snapshotted with ``copy.deepcopy`` through :class:`AECGameState`.
+    PettingZoo AEC env is cloned through :class:`AECGameState` (by its own ``get_state`` /
+    ``set_state`` pair where it has one, else by a checked deep copy).
     Plain :class:`~boardzoo.games.GameState` objects are accepted as they are.
     """
     if isinstance(env, GameState):
@@ -25,7 +26,9 @@ def env_state(env: Any) -> GameState:
     raw = getattr(env, "unwrapped", env)
     get_state = getattr(raw, "get_state", None)
     if callable(get_state):
-        return get_state()
+        state = get_state()
+        if isinstance(state, GameState):
+            return state
     from boardzoo.agents.mcts.adapter import AECGameState
 
     return AECGameState.from_env(env)

@@ -30,6 +30,7 @@ import numpy as np
 
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
+from boardzoo.search.evaluate import compiled_rollouts
 
 __all__ = [
     "ROLLOUT_POLICIES",
@@ -353,8 +354,6 @@ class Playouts:
             raise ValueError("Playouts needs positions of one catalog game")
         if self._policy == ROLLOUT_POLICIES["heuristic"] and not game.spec.heuristic_rollout:
             raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
-        from boardzoo.agents.mcts.compiled import compiled_rollouts
-
         bits = np.array([state.bitboards() for state in states], dtype=np.uint64).reshape(count, 2)
         players = np.array([state.current_player for state in states], dtype=np.int64)
         scores = np.zeros(count, dtype=np.float64)

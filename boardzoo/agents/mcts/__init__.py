@@ -2,6 +2,6 @@
 
 from boardzoo.agents.mcts.adapter import AECGameState
 from boardzoo.agents.mcts.agent import MCTSAgent, MoveStats, SearchInfo
-from boardzoo.agents.mcts.tree import BYTES_PER_NODE
+from boardzoo.search.tree import BYTES_PER_NODE
 
 __all__ = ["BYTES_PER_NODE", "AECGameState", "MCTSAgent", "MoveStats", "SearchInfo"]

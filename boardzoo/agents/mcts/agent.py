@@ -1,10 +1,11 @@
 """Monte Carlo tree search agent: UCT with rollouts, PUCT with priors, solver, tree reuse.
 
-The search reads the env's immutable game state and never changes the env. For the catalog's
-games UCT's whole simulation loop is compiled (once per game); for other games (any PettingZoo
-AEC env) it runs in Python around the same compiled tree (see
-:mod:`boardzoo.agents.mcts.search`). With prior or value functions the agent searches with the
-batched, compiled AlphaZero search instead (see :mod:`boardzoo.agents.mcts.puct`).
+The search reads the env's immutable game state and never changes the env. UCT and its
+enhancements are rules of the search core's one loop (:mod:`boardzoo.search`), compiled once per
+game and combination of rules; for other games (any PettingZoo AEC env) the same steps run from
+Python on the same tree (:mod:`boardzoo.search.foreign`). With prior or value functions the
+agent searches with the batched, compiled AlphaZero search instead (see
+:mod:`boardzoo.agents.mcts.puct`).
 
 References: Kocsis & Szepesvári, "Bandit based Monte-Carlo planning" (UCT, 2006); Winands,
 Björnsson & Saito, "Monte-Carlo Tree Search Solver" (2008); Silver et al., "A general
@@ -33,19 +34,14 @@ from boardzoo.agents._checks import (
 )
 from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, env_state, make_rng
-from boardzoo.agents.mcts import tree as tr
-from boardzoo.agents.mcts.enhanced_search import EnhancedSearcher, Enhancements
 from boardzoo.agents.mcts.info import MoveStats, SearchInfo
 from boardzoo.agents.mcts.presets import PRESETS, preset_options
 from boardzoo.agents.mcts.puct import PUCTSearch, PUCTSettings, exercise
-from boardzoo.agents.mcts.search import (
-    ROLLOUT_HEURISTIC,
-    ROLLOUT_RANDOM,
-    Searcher,
-    SearchSettings,
-)
 from boardzoo.games import BoardState, GameState
 from boardzoo.games.spec import Game
+from boardzoo.search import tree as tr
+from boardzoo.search.driver import RootChild, TreeSearch
+from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
 
 if TYPE_CHECKING:
     from boardzoo.az.evaluator import Evaluator
@@ -79,7 +75,7 @@ def _physical_memory() -> int | None:
 def _check_max_nodes(max_nodes: Any, workers: int, reuse_tree: bool) -> int:
     """``max_nodes`` if the trees it asks for fit the node ids and this machine's memory."""
     nodes = check_int("max_nodes", max_nodes, tr.MIN_NODES, tr.MAX_NODES)
-    trees = workers * (2 if reuse_tree else 1)  # re-rooting copies into a second buffer
+    trees = workers  # re-rooting moves the kept subtree in place
     need = nodes * tr.BYTES_PER_NODE * trees
     memory = _physical_memory()
     if memory is not None and need > memory:
@@ -96,20 +92,17 @@ def _check_max_nodes(max_nodes: Any, workers: int, reuse_tree: bool) -> int:
 _PREPARED: set[tuple[str, str]] = set()
 
 
-def _exercise_search(game: Game, settings: SearchSettings) -> None:
-    """Run every compiled piece UCT's search of ``game`` uses once, on a throwaway tree.
-
-    The same code paths and argument types as a real search (so nothing is compiled later),
-    with a fixed seed: nothing of the agent's.
-    """
-    trial = SearchSettings(c=settings.c, solver=settings.solver, rollout_policy=ROLLOUT_RANDOM)
-    searcher = Searcher(trial, tr.MIN_NODES, seed=0)
+def _exercise(game: Game, rules: Rules) -> None:
+    """Run every compiled piece the search of ``game`` with ``rules`` uses once, on a throwaway
+    tree: the same code paths and argument types as a real search (so nothing is compiled
+    later), with a fixed seed: nothing of the agent's."""
+    search = TreeSearch(rules, 4096, seed=0)
     state = game.initial_state()
-    searcher.set_root(state, reuse=False)
-    searcher.run(8, None)
-    searcher.run(8, time.perf_counter() + 60.0)  # the timed loop
-    searcher.set_root(state.apply(state.legal_actions()[0]), reuse=True)  # re-rooting
-    searcher.run(4, None)
+    search.set_root(state, reuse=False)
+    search.run(8, None)
+    search.run(8, time.perf_counter() + 60.0)  # the timed loop
+    search.set_root(state.apply(state.legal_actions()[0]), reuse=True)  # re-rooting
+    search.run(4, None)
 
 
 # The enhancement options' defaults (a preset sets the options left at these).
@@ -130,9 +123,12 @@ ENHANCEMENT_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _enhancements(options: dict[str, Any]) -> Enhancements:
-    """The :class:`Enhancements` that the agent's option values switch on."""
-    return Enhancements(
+def _rules(options: dict[str, Any], c: float, solver: bool) -> Rules:
+    """The :class:`Rules` that the agent's option values compose."""
+    return Rules(
+        c=c,
+        solver=solver,
+        rollout_policy=ROLLOUT_POLICIES[options["rollout"]],
         rave_k=options["rave_k"] if options["rave"] else 0.0,
         progressive_bias=options["progressive_bias"],
         widening_k=options["widening_k"] if options["progressive_widening"] else 0.0,
@@ -145,18 +141,6 @@ def _enhancements(options: dict[str, Any]) -> Enhancements:
         virtual_loss=options["virtual_loss"],
         learned_eval=options["eval"] == "learned",
     )
-
-
-def _exercise_enhanced(game: Game, settings: SearchSettings) -> None:
-    """Run the enhanced loop of ``game`` once (one thread), as :func:`_exercise_search` does."""
-    trial = SearchSettings(c=settings.c, solver=settings.solver, rollout_policy=ROLLOUT_RANDOM)
-    searcher = EnhancedSearcher(trial, Enhancements(), 4096, seed=0)
-    state = game.initial_state()
-    searcher.set_root(state, reuse=False)
-    searcher.run(8, None)
-    searcher.run(8, time.perf_counter() + 60.0)
-    searcher.set_root(state.apply(state.legal_actions()[0]), reuse=True)
-    searcher.run(4, None)
 
 
 class MCTSAgent(Agent):
@@ -297,7 +281,7 @@ class MCTSAgent(Agent):
             "rollout": rollout,
         }
         puct = prior_fn is not None or value_fn is not None
-        if puct and (self.preset != "none" or _enhancements(self._given).active):
+        if puct and (self.preset != "none" or _rules(self._given, 1.0, False).enhanced):
             raise ValueError(
                 "the MCTS enhancements (rave, progressive_bias, progressive_widening, "
                 "rollout=lgrf, criticality, cutoff, minimax_weight, threads, preset) are not "
@@ -326,10 +310,7 @@ class MCTSAgent(Agent):
         self.workers = int(workers)
         self.max_nodes = int(max_nodes)
         self._seed_sequence = np.random.SeedSequence(int(make_rng(seed).integers(2**63)))
-        self._settings = SearchSettings(
-            c=self.c, solver=self.solver, rollout_policy=ROLLOUT_POLICIES[rollout]
-        )
-        self.enhancements = _enhancements(self._given)
+        self.rules = _rules(self._given, self.c, self.solver)
         self._preset_game: str | None = None
         self._puct: PUCTSearch | None = None
         if puct:
@@ -345,7 +326,7 @@ class MCTSAgent(Agent):
                 reuse_tree=self.reuse_tree,
             )
             self._puct = PUCTSearch(settings, self._puct_evaluator, self._seed_sequence)
-        self._searchers: list[Searcher] = []
+        self._searchers: list[TreeSearch] = []
         self._pool: ThreadPoolExecutor | None = None
         self.last_search: SearchInfo | None = None
 
@@ -388,22 +369,21 @@ class MCTSAgent(Agent):
                 _PREPARED.add(key)
             return
         self._apply_preset(game)
-        self.enhancements.check_game(game, self._settings)  # loads a learned net now
         self._make_searchers()
+        for searcher in self._searchers:
+            searcher.check_game(game)  # loads a learned net now
         if self.workers > 1 and self._pool is None:
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mcts")
         key = self._prepared_key(game)
         if key in _PREPARED:
             return
         with compile_notice(f"the MCTS search for {game.name}", 10):
-            if self.enhancements.active:
-                _exercise_enhanced(game, self._settings)
-            else:
-                _exercise_search(game, self._settings)
+            _exercise(game, self.rules)
         _PREPARED.add(key)
 
     def _prepared_key(self, game: Game) -> tuple[str, str]:
-        return (game.spec.kernels, "uct-enhanced" if self.enhancements.active else "uct")
+        switches = ",".join(name for name, on in sorted(self.rules.constants().items()) if on)
+        return (game.spec.kernels, f"uct:{switches}")
 
     def _apply_preset(self, game: Game) -> None:
         """Take the preset's options for ``game`` (those not given explicitly)."""
@@ -418,10 +398,7 @@ class MCTSAgent(Agent):
                 options[key] = value
         self.c = float(c) if c is not None else math.sqrt(2.0)
         self.rollout = cast(Literal["random", "heuristic", "lgrf"], options["rollout"])
-        self._settings = SearchSettings(
-            c=self.c, solver=self.solver, rollout_policy=ROLLOUT_POLICIES[self.rollout]
-        )
-        self.enhancements = _enhancements(options)
+        self.rules = _rules(options, self.c, self.solver)
         self._searchers = []
         self._preset_game = game.name
 
@@ -460,13 +437,7 @@ class MCTSAgent(Agent):
         if len(self._searchers) == self.workers:
             return
         seeds = [int(s.generate_state(1)[0]) for s in self._seed_sequence.spawn(self.workers)]
-        if self.enhancements.active:
-            self._searchers = [
-                EnhancedSearcher(self._settings, self.enhancements, self.max_nodes, seed)
-                for seed in seeds
-            ]
-        else:
-            self._searchers = [Searcher(self._settings, self.max_nodes, seed) for seed in seeds]
+        self._searchers = [TreeSearch(self.rules, self.max_nodes, seed) for seed in seeds]
 
     def _search(self, state: GameState) -> SearchInfo:
         if state.is_terminal():
@@ -479,10 +450,10 @@ class MCTSAgent(Agent):
                 self.preset != "none" and self._preset_game != game.name
             ):
                 self.prepare(game)
-        elif self.preset != "none" or self.enhancements.active:
+        elif self.preset != "none" or self.rules.enhanced or self.rules.threads > 1:
             raise ValueError(
-                f"the MCTS enhancements and presets search catalog games only (state.game is "
-                f"None for {type(state).__name__}): use plain UCT for other games"
+                f"the MCTS enhancements, threads and presets search catalog games only "
+                f"(state.game is None for {type(state).__name__}): use plain UCT for other games"
             )
         elif len(state.legal_actions()) >= self.max_nodes:
             count = len(state.legal_actions())
@@ -540,31 +511,24 @@ class MCTSAgent(Agent):
         return self.last_search
 
     def _merge_root_stats(self) -> list[MoveStats]:
-        totals: dict[int, list[float]] = {}
+        totals: dict[int, list[RootChild]] = {}
         for searcher in self._searchers:
-            tree = searcher.tree
-            root = int(tree.meta[tr.ROOT])
-            first = int(tree.first_child[root])
-            if first == tr.NO_NODE:
-                continue
-            mover = int(tree.player[root])
-            for child in range(first, first + int(tree.num_expanded[root])):
-                action = int(tree.action[child])
-                entry = totals.setdefault(action, [0, 0.0, float(tree.prior[child]), -1.0])
-                entry[0] += int(tree.visits[child])
-                entry[1] += float(tree.value[child])
-                if self.solver and tr.is_solved(tree, child):
-                    entry[3] = float(tr.score_for(int(tree.pess[child]), mover))
-        return [
-            MoveStats(
-                action=action,
-                visits=int(visits),
-                mean_value=value / visits if visits else 0.0,
-                prior=prior,
-                proven=_PROVEN_NAMES.get(proven),
+            for child in searcher.root_children():
+                totals.setdefault(child.action, []).append(child)
+        moves = []
+        for action, children in totals.items():
+            visits = sum(child.visits for child in children)
+            proven = [child.proven for child in children if child.proven is not None]
+            moves.append(
+                MoveStats(
+                    action=action,
+                    visits=visits,
+                    mean_value=sum(child.value for child in children) / visits if visits else 0.0,
+                    prior=children[0].prior,
+                    proven=_PROVEN_NAMES.get(proven[-1]) if proven else None,
+                )
             )
-            for action, (visits, value, prior, proven) in totals.items()
-        ]
+        return moves
 
     def _choose(self, moves: list[MoveStats]) -> int:
         if not moves:
@@ -587,36 +551,13 @@ class MCTSAgent(Agent):
 
     def _principal_variation(self, action: int) -> list[int]:
         """The chosen action, then the most visited line below it (in the first worker's tree)."""
-        tree = self._searchers[0].tree
-        line = [action]
-        node = self._child_with_action(tree, int(tree.meta[tr.ROOT]), action)
-        while node != tr.NO_NODE and int(tree.num_expanded[node]) > 0:
-            first = int(tree.first_child[node])
-            children = range(first, first + int(tree.num_expanded[node]))
-            node = max(children, key=lambda child: (int(tree.visits[child]), child))
-            if int(tree.visits[node]) == 0:
-                break
-            line.append(int(tree.action[node]))
-        return line
-
-    @staticmethod
-    def _child_with_action(tree: tr.Tree, node: int, action: int) -> int:
-        first = int(tree.first_child[node])
-        if first == tr.NO_NODE:
-            return tr.NO_NODE
-        for child in range(first, first + int(tree.num_expanded[node])):
-            if int(tree.action[child]) == action:
-                return child
-        return tr.NO_NODE
+        return self._searchers[0].principal_variation(action)
 
     def _root_proven(self) -> str | None:
-        if not self.solver:
-            return None
         for searcher in self._searchers:
-            tree = searcher.tree
-            root = int(tree.meta[tr.ROOT])
-            if tr.is_solved(tree, root):
-                return _PROVEN_NAMES[tr.score_for(int(tree.pess[root]), int(tree.player[root]))]
+            result = searcher.root_result()
+            if result is not None:
+                return _PROVEN_NAMES[result]
         return None
 
     def __getstate__(self) -> dict[str, Any]:

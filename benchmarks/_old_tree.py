@@ -1,4 +1,9 @@
-"""The search tree: preallocated struct-of-arrays, one slot per node, compiled operations.
+"""The single search tree as it was before the search core (``boardzoo.search``) replaced it.
+
+Kept for ``_python_puct_loop.py``, the frozen baseline of ``bench_az_search.py``; not the
+library's code. Its original description follows.
+
+The search tree: preallocated struct-of-arrays, one slot per node, compiled operations.
 
 Nodes live in flat arrays indexed by node id (no Python object per node), so the whole search
 compiles and its memory is known up front: :data:`BYTES_PER_NODE` bytes a node. The children of a
