@@ -22,11 +22,11 @@ import functools
 import numpy as np
 
 from boardzoo.agents.alphazero import shipped_model
-from boardzoo.az.evaluator import encode
 from boardzoo.az.model_io import load_model
 from boardzoo.az.network import TorchEvaluator
 from boardzoo.games.catalog import make_game
 from boardzoo.games.reversi import ReversiState
+from boardzoo.search.evaluators import encode
 
 
 @functools.cache

@@ -39,11 +39,11 @@ import numpy as np
 import torch
 from _python_puct_loop import PythonPUCTLoop
 
-from boardzoo.az.evaluator import encode
 from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
-from boardzoo.az.search import BatchedSearch, PUCTConfig
 from boardzoo.bench import median_time
 from boardzoo.games import BoardState, Game, make_game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.evaluators import encode
 
 GAMES: dict[str, Callable[[], Game]] = {
     "tictactoe": lambda: make_game("tictactoe"),

@@ -1,8 +1,8 @@
 """A plain Python PUCT search: the slow, independent reference for the batched AlphaZero search.
 
 One :class:`Node` object per position, positions made by ``BoardState.apply``, priors and values
-from per-position functions. The rules are the ones :mod:`boardzoo.az.search` documents, written
-out here without any of its code:
+from per-position functions. The rules are the ones :mod:`boardzoo.search.batched` documents,
+written out here without any of its code:
 
 * the root is evaluated first (its prior and value) and expanded; ``simulations`` then counts the
   simulations below it;

@@ -134,7 +134,7 @@ def test_evaluator_is_eval_mode_numpy_float32() -> None:
 
 def test_evaluator_reads_the_search_encoding() -> None:
     """The search's ``encode`` hands over exactly the planes the network is built for."""
-    from boardzoo.az.evaluator import encode
+    from boardzoo.search.evaluators import encode
 
     for game in GAMES:
         rng = np.random.default_rng(8)

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from boardzoo.az.search import NO_NODE, BatchedSearch, Forest, PUCTConfig
 from boardzoo.games import BoardState, Game, make_game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.tree import NO_NODE, NODE_FIELDS, Tree, nodes_used
 
 GAMES = {
     "tictactoe": make_game("tictactoe"),
@@ -64,14 +65,14 @@ def most_visited(visits: np.ndarray) -> int:
     return int(np.argmax(visits))  # the lowest action among the most visited
 
 
-def child(forest: Forest, b: int, node: int, action: int) -> int:
+def child(forest: Tree, b: int, node: int, action: int) -> int:
     first = int(forest.first_child[b, node])
     actions = forest.action[b, first : first + int(forest.num_children[b, node])]
     return first + int(np.flatnonzero(actions == action)[0])
 
 
-def copy_forest(forest: Forest) -> dict[str, np.ndarray]:
-    return {name: np.array(getattr(forest, name)) for name in Forest._fields}
+def copy_forest(forest: Tree) -> dict[str, np.ndarray]:
+    return {name: np.array(getattr(forest, name)) for name in NODE_FIELDS}
 
 
 def subtree(arrays: Any, b: int, node: int, root: bool = False) -> tuple[Any, ...]:
@@ -87,7 +88,7 @@ def subtree(arrays: Any, b: int, node: int, root: bool = False) -> tuple[Any, ..
         count = field("num_children")
         children = tuple(subtree(arrays, b, first + i) for i in range(count))
     own = tuple(field(name) for name in ("s0", "s1", "player", "terminal"))
-    own += (field("result") if field("terminal") else None,)  # a game's result once over
+    own += (field("pess") if field("terminal") else None,)  # a game's result once over
     stats = tuple(field(name) for name in ("visits", "pending", "value", "raw_value"))
     edge = () if root else (field("action"), field("prior"), field("logp"))
     return own + stats + edge + (children,)
@@ -129,12 +130,12 @@ def test_advance_keeps_exactly_the_old_subtree(name: str) -> None:
     before = copy_forest(forest)
     node = child(forest, 0, child(forest, 0, 0, a1), a2)
     expected = subtree(before, 0, node, root=True)
-    kept_nodes = int(before["used"][0])
+    kept_nodes = int(nodes_used(forest, 0))
     assert search.advance(0, [a1, a2])
     assert subtree(forest, 0, 0, root=True) == expected
     assert forest.parent[0, 0] == NO_NODE
     # The row holds the kept subtree and nothing else: the rest of it is free again.
-    assert forest.used[0] == count_nodes(expected) < kept_nodes
+    assert nodes_used(forest, 0) == count_nodes(expected) < kept_nodes
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -324,13 +325,13 @@ def test_a_full_row_still_works() -> None:
     assert first.visits.sum() == 200
     forest = search.forest
     assert forest is not None
-    assert forest.used[0] + 7 > 120  # full: no further block of 7 children fits
+    assert nodes_used(forest, 0) + 7 > 120  # full: no further block of 7 children fits
     a = most_visited(first.visits[0])
     node = child(forest, 0, 0, a)
     expected = subtree(copy_forest(forest), 0, node, root=True)
     assert search.advance(0, [a])
     assert subtree(forest, 0, 0, root=True) == expected
-    room = int(forest.used[0])
+    room = int(nodes_used(forest, 0))
     assert room < 120
     moved = state.apply(a)
     result = search.search([moved], LinearEvaluator(game), simulations=150, reuse=True)
@@ -418,18 +419,18 @@ def test_reuse_with_several_leaves_a_step_keeps_the_budget() -> None:
 def test_warm_up_reroots_once_and_leaves_no_tree_to_reuse(name: str, monkeypatch: Any) -> None:
     """``warm_up`` runs the reuse kernels (so a clock never pays their compile), then the next
     search starts fresh, whatever position it is given."""
-    import boardzoo.az.search as search_module
+    import boardzoo.search.batched as search_module
 
     game = GAMES[name]
     search = BatchedSearch(game, 1, seed=0)
     compacted: list[int] = []
-    real_compact = search_module._compact
+    real_keep = search_module.keep_subtree
 
-    def counting_compact(*args: Any) -> None:
+    def counting_keep(*args: Any) -> int:
         compacted.append(1)
-        real_compact(*args)
+        return int(real_keep(*args))
 
-    monkeypatch.setattr(search_module, "_compact", counting_compact)
+    monkeypatch.setattr(search_module, "keep_subtree", counting_keep)
     search.warm_up(LinearEvaluator(game))
     assert compacted == [1]
     state = game.initial_state()

@@ -8,11 +8,12 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from oracle_evaluator import OracleEvaluator
 from reference_puct import puct_search
 
-from boardzoo.az.evaluator import OracleEvaluator, UniformEvaluator, cell_squares, encode
-from boardzoo.az.search import BatchedSearch, PUCTConfig, considered_visits
 from boardzoo.games import BoardState, Game, make_game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig, considered_visits
+from boardzoo.search.evaluators import UniformEvaluator, cell_squares, encode
 
 torch.set_num_threads(1)
 

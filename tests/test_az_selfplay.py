@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardzoo.az.evaluator import UniformEvaluator, encode
-from boardzoo.az.search import BatchedSearch, PUCTConfig
 from boardzoo.az.selfplay import SelfPlayConfig, play_games
 from boardzoo.games.catalog import make_game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.evaluators import UniformEvaluator, encode
 
 
 def _play(name, options, gumbel, seed=0, opening=0, count=6, record_forced=False):

@@ -9,7 +9,6 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator  # noqa: E402
-from boardzoo.az.search import BatchedSearch, PUCTConfig  # noqa: E402
 from boardzoo.az.selfplay import SelfPlayConfig, play_games  # noqa: E402
 from boardzoo.az.selfplay_pool import (  # noqa: E402
     ProcessSelfPlayPool,
@@ -21,6 +20,7 @@ from boardzoo.az.selfplay_pool import (  # noqa: E402
 )
 from boardzoo.az.train import QUICK, settings_from, train  # noqa: E402
 from boardzoo.games.catalog import make_game  # noqa: E402
+from boardzoo.search.batched import BatchedSearch, PUCTConfig  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -16,10 +16,10 @@ from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import MCTSAgent
 from boardzoo.agents.mcts import AECGameState
-from boardzoo.az.evaluator import CallbackEvaluator, Playouts, SB3Evaluator, encode
-from boardzoo.az.search import BatchedSearch, PUCTConfig
 from boardzoo.envs import tictactoe_v0
 from boardzoo.games import BoardState, TicTacToeState, make_game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.evaluators import CallbackEvaluator, Playouts, SB3Evaluator, encode
 
 TTT = make_game("tictactoe")
 C4 = make_game("connect_four")

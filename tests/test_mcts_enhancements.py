@@ -449,21 +449,22 @@ def thread_ranges(tree) -> list[range]:
 
 
 def test_virtual_loss_is_taken_back_exactly_and_each_thread_grows_its_own_range():
-    """Both threads' simulations, one after the other (no race): the loop adds a virtual loss of
-    3 visits on the way down and must take all of it back, so the visits add up exactly as in
-    plain UCT; each thread's new nodes come from its own range of the one tree."""
+    """Both threads' simulations, one after the other (no race): the loop counts each descent as
+    pending (a virtual loss of 3 visits) and must take all of it back, so the visits add up
+    exactly as in plain UCT and nothing is left pending; each thread's new nodes come from its
+    own range of the one tree."""
     state = ReversiState.initial(8)
     game = state.game
     rules = Rules(threads=2, virtual_loss=3)
-    assert rules.constants()["PARALLEL"]
+    assert rules.constants()["PENDING"]
     searcher = searcher_for(state, rules, nodes=200_000)
     run = loop.compiled_loop(game, rules)
     numbers = rules.numbers(game.spec.evaluation_scale)
     for _ in range(20):
         for thread in (0, 1):
             ran, rng = run(
-                searcher.tree, 0, thread, 100, numbers, searcher.memory, game.params,
-                searcher._net, searcher.rng[thread],
+                searcher.tree, 0, thread, 100, numbers, searcher.memory, searcher.choice,
+                game.params, searcher._net, searcher.rng[thread],
             )  # fmt: skip
             assert ran == 100
             searcher.rng[thread] = np.uint64(rng)
@@ -471,6 +472,7 @@ def test_virtual_loss_is_taken_back_exactly_and_each_thread_grows_its_own_range(
     assert int(tree.visits[0, 0]) == 4000
     errors, reachable, _ = visit_count_errors(tree)
     assert errors and not any(errors)
+    assert not tree.pending[0].any()
     # The free slots after the root are split in halves; each thread took nodes from its own.
     ranges = thread_ranges(tree)
     assert [int(row[END]) for row in tree.alloc[0]] == [100_000, 200_000]

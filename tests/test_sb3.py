@@ -95,7 +95,7 @@ def test_the_batched_evaluation_matches_prior_and_value(tmp_path, algo):
     """One forward call for a batch gives each position's prior and value, as one call each."""
     from stable_baselines3 import DQN, PPO
 
-    from boardzoo.az.evaluator import encode
+    from boardzoo.search.evaluators import encode
 
     env = gym.make("boardzoo/Reversi-v0", board_size=4)
     if algo == "ppo":

@@ -15,7 +15,7 @@ import pytest
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.search import Rules, TreeSearch
 from boardzoo.search import tree as tr
-from boardzoo.search.reroot import REUSE_PLIES, nodes_within
+from boardzoo.search.reroot import REUSE_MOVES, nodes_within
 
 HEAVY = ("gymnasium", "pettingzoo", "torch", "pygame", "stable_baselines3", "ray")
 
@@ -107,7 +107,7 @@ def test_a_position_deeper_than_the_reuse_rule_starts_a_new_tree():
     search.set_root(state, reuse=False)
     search.run(20_000, None)
     deeper = state
-    for _ in range(REUSE_PLIES + 1):
+    for _ in range(REUSE_MOVES + 1):
         deeper = deeper.apply(deeper.legal_actions()[0])
     assert not search.set_root(deeper, reuse=True)
     assert int(search.tree.visits[0, 0]) == 0 and search.nodes_used() == 1

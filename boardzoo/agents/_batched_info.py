@@ -1,8 +1,8 @@
 """The :class:`~boardzoo.agents.mcts.SearchInfo` of a batched AlphaZero search's result.
 
 ``AlphaZeroAgent`` and ``MCTSAgent`` with prior or value functions both search one position with
-:class:`~boardzoo.az.search.BatchedSearch` (one tree, or one tree per MCTS worker, all rooted at
-that position) and report it the same way.
+:class:`~boardzoo.search.batched.BatchedSearch` (one tree, or one tree per MCTS worker, all
+rooted at that position) and report it the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 from boardzoo.agents.mcts.info import MoveStats, SearchInfo
 
 if TYPE_CHECKING:
-    from boardzoo.az.search import SearchResult
+    from boardzoo.search.batched import SearchResult
 
 __all__ = ["root_moves", "search_info"]
 

@@ -135,7 +135,7 @@ class AlphaZeroAgent(Agent):
             return
         from boardzoo.az.model_io import load_model
         from boardzoo.az.network import TorchEvaluator, pick_device
-        from boardzoo.az.search import BatchedSearch, PUCTConfig
+        from boardzoo.search.batched import BatchedSearch, PUCTConfig
 
         net, _, _ = load_model(
             self._model_file(game), device=pick_device(self.device, set_threads=False), game=game

@@ -2,12 +2,12 @@
 
 An :class:`~boardzoo.agents.MCTSAgent` whose PUCT prior is the policy's action probabilities
 (restricted to the legal moves) and, with ``value_head=True``, whose leaves are scored by the
-policy's value head instead of a rollout. The search is the batched AlphaZero search of
-:mod:`boardzoo.az`; the policy is evaluated once per batch of leaves
-(:class:`~boardzoo.az.evaluator.SB3Evaluator`: one leaf a step with a simulation budget, several
-with only a time limit). Everything else (budgets, final-move rule, root noise) is MCTSAgent's,
-so ``puct:path=ppo.zip,simulations=200`` and ``mcts:simulations=200`` differ only in how moves
-are chosen and scored inside the tree.
+policy's value head instead of a rollout. The search is the search core's batched AlphaZero
+search (:mod:`boardzoo.search.batched`); the policy is evaluated once per batch of leaves
+(:class:`~boardzoo.search.evaluators.SB3Evaluator`: one leaf a step with a simulation budget,
+several with only a time limit). Everything else (budgets, final-move rule, root noise) is
+MCTSAgent's, so ``puct:path=ppo.zip,simulations=200`` and ``mcts:simulations=200`` differ only in
+how moves are chosen and scored inside the tree.
 
 Warning: loading the model runs pickled code; only load model files you trust.
 """
@@ -22,7 +22,7 @@ from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
 from boardzoo.games.spec import Game
 
 if TYPE_CHECKING:
-    from boardzoo.az.evaluator import Evaluator
+    from boardzoo.search.evaluators import Evaluator
 
 __all__ = ["SB3PUCTAgent"]
 
@@ -93,7 +93,7 @@ class SB3PUCTAgent(MCTSAgent):
 
     def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
         """The policy, evaluated once per batch of leaves (value head or playouts)."""
-        from boardzoo.az.evaluator import SB3Evaluator
+        from boardzoo.search.evaluators import SB3Evaluator
 
         return SB3Evaluator(self.policy, self.value_head, self.rollout, seed)
 

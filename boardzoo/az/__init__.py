@@ -1,26 +1,15 @@
-"""AlphaZero for boardzoo's games: the batched compiled search, the network and self-play.
+"""AlphaZero training for boardzoo's games: the network and its files, self-play, the learner.
 
-This package's root imports no torch: :mod:`boardzoo.az.evaluator` (what the search asks of a
-network) and :mod:`boardzoo.az.search` (the batched PUCT / Gumbel AlphaZero search) need only
-numpy and numba. The torch parts (the network :class:`AZNet`, :class:`TorchEvaluator`, the model
-files, the :class:`Learner`) are exported too, but torch is imported only when one of them is
-first used.
+The search it trains with is the search core's batched AlphaZero search
+(:mod:`boardzoo.search.batched`, with what it asks of a network in
+:mod:`boardzoo.search.evaluators`). This package's root imports no torch: the torch parts (the
+network :class:`AZNet`, :class:`TorchEvaluator`, the model files, the :class:`Learner`) are
+exported, but torch is imported only when one of them is first used.
 """
 
 from typing import Any
 
-from boardzoo.az.evaluator import (
-    CallbackEvaluator,
-    Evaluator,
-    OracleEvaluator,
-    Playouts,
-    SB3Evaluator,
-    UniformEvaluator,
-    cell_squares,
-    encode,
-)
 from boardzoo.az.replay import Batch, ReplayBuffer
-from boardzoo.az.search import BatchedSearch, PUCTConfig, SearchResult
 from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
 from boardzoo.az.symmetry import Symmetry, symmetries
 from boardzoo.az.train import TrainSettings, TrainSummary, train
@@ -51,27 +40,16 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "AZNet",
     "Batch",
-    "BatchedSearch",
-    "CallbackEvaluator",
-    "Evaluator",
     "Learner",
     "ModelFileError",
     "NetConfig",
-    "OracleEvaluator",
-    "PUCTConfig",
-    "Playouts",
     "ReplayBuffer",
-    "SB3Evaluator",
-    "SearchResult",
     "SelfPlayConfig",
     "SelfPlayGames",
     "Symmetry",
     "TorchEvaluator",
     "TrainSettings",
     "TrainSummary",
-    "UniformEvaluator",
-    "cell_squares",
-    "encode",
     "load_learner",
     "load_model",
     "pick_device",

@@ -1,6 +1,6 @@
 """The AlphaZero network: a residual tower with a policy head and a value head.
 
-The network reads a position as the search hands it over (see :mod:`boardzoo.az.evaluator`):
+The network reads a position as the search hands it over (see :mod:`boardzoo.search.evaluators`):
 float32 ``[B, 2, rows, cols]``, channel 0 the pieces of the player to move and channel 1 the
 opponent's. It returns the policy's logits ``[B, num_actions]`` (every action of the game,
 Reversi's pass included) and the value ``[B]`` in ``[-1, 1]`` for the player to move.
@@ -329,7 +329,7 @@ class _InferenceNet:
 
 
 class TorchEvaluator:
-    """An evaluator (:mod:`boardzoo.az.evaluator`) for an :class:`AZNet`: numpy in, numpy out.
+    """An evaluator (:mod:`boardzoo.search.evaluators`) for an :class:`AZNet`: numpy in, numpy out.
 
     Calls run the network as in eval mode (batch normalisation with its running statistics)
     without gradients, in float32, on ``device``; the net is moved there once and its own mode is

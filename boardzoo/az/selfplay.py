@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from boardzoo.az.evaluator import Evaluator, encode
-from boardzoo.az.search import BatchedSearch
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
+from boardzoo.search.batched import BatchedSearch
+from boardzoo.search.evaluators import Evaluator, encode
 
 __all__ = ["SelfPlayConfig", "SelfPlayGames", "play_games"]
 
@@ -145,7 +145,7 @@ def play_games(
     Args:
         game: the game (with its options).
         search: the batched search (its batch size is the number of games in flight).
-        evaluator: the network (or any :class:`~boardzoo.az.evaluator.Evaluator`).
+        evaluator: the network (or any :class:`~boardzoo.search.evaluators.Evaluator`).
         count: games to play.
         config: simulations and move choice.
         seed: seeds the move choice (the search has its own seed).

@@ -29,9 +29,9 @@ import numpy as np
 import torch
 
 from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
-from boardzoo.az.search import BatchedSearch, PUCTConfig
 from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
 from boardzoo.games.catalog import make_game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
 
 __all__ = [
     "ProcessSelfPlayPool",

@@ -406,12 +406,10 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     """
     import torch
 
-    from boardzoo.az.evaluator import encode
     from boardzoo.az.learner import Learner, load_learner, save_learner
     from boardzoo.az.model_io import save_model
     from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator, pick_device
     from boardzoo.az.replay import ReplayBuffer
-    from boardzoo.az.search import BatchedSearch, PUCTConfig
     from boardzoo.az.selfplay import SelfPlayConfig, play_games
     from boardzoo.az.selfplay_pool import (
         SelfPlayJob,
@@ -421,6 +419,8 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
         weights_of,
     )
     from boardzoo.games.catalog import make_game
+    from boardzoo.search.batched import BatchedSearch, PUCTConfig
+    from boardzoo.search.evaluators import encode
 
     out = settings.out
     saved_path = out / "settings.json"

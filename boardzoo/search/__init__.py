@@ -13,14 +13,28 @@ Read it in this order:
   (values, proven bounds, minimax, virtual loss, AMAF), :mod:`~boardzoo.search.memory` (last
   good replies, criticality counts); which of them are on is :class:`Rules`;
 - :mod:`~boardzoo.search.reroot`: tree reuse, one rule;
-- :mod:`~boardzoo.search.driver`: :class:`TreeSearch`, the Python side (root, budget, threads,
-  root statistics), and :mod:`~boardzoo.search.foreign`, the same steps driven from Python for
-  games outside the catalog.
+- :mod:`~boardzoo.search.driver`: :class:`TreeSearch`, the Python side of a UCT search (root,
+  budget, threads, root statistics), and :mod:`~boardzoo.search.foreign`, the same steps driven
+  from Python for games outside the catalog;
+- :mod:`~boardzoo.search.batched`: :class:`BatchedSearch`, AlphaZero's PUCT or Gumbel search of
+  many trees at once, one network call a step, with :mod:`~boardzoo.search.evaluators` (what it
+  asks of a network, and evaluators that need none: prior and value callbacks, playouts, an SB3
+  policy).
 
 Nothing here imports gymnasium, pettingzoo, torch or pygame.
 """
 
+from boardzoo.search.batched import BatchedSearch, PUCTConfig, SearchResult
 from boardzoo.search.driver import RootChild, TreeSearch, run_in_chunks
+from boardzoo.search.evaluators import (
+    CallbackEvaluator,
+    Evaluator,
+    Playouts,
+    SB3Evaluator,
+    UniformEvaluator,
+    cell_squares,
+    encode,
+)
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
 from boardzoo.search.tree import BYTES_PER_NODE, MAX_NODES, MIN_NODES, Tree, new_tree
 
@@ -30,10 +44,20 @@ __all__ = [
     "MIN_NODES",
     "ROLLOUT_HEURISTIC",
     "ROLLOUT_RANDOM",
+    "BatchedSearch",
+    "CallbackEvaluator",
+    "Evaluator",
+    "PUCTConfig",
+    "Playouts",
     "RootChild",
     "Rules",
+    "SB3Evaluator",
+    "SearchResult",
     "Tree",
     "TreeSearch",
+    "UniformEvaluator",
+    "cell_squares",
+    "encode",
     "new_tree",
     "run_in_chunks",
 ]

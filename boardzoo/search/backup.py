@@ -1,13 +1,15 @@
 """Backup rules of the one loop: what a simulation's result changes on its way up.
 
 A template module (see :func:`boardzoo.search.loop.compiled_loop`); its switches are fixed per
-compiled copy. Every node of the path gets a visit and the score of the player who moved into
-it; composed with that:
+compiled copy. Every node from the leaf up to the root gets a visit and the score of the player
+who moved into it (the root: of its opponent, so its mean is its value for that side); composed
+with that:
 
 - the solver: bounds recomputed upwards for as long as they change;
 - implicit minimax (Lanctot et al. 2014): each node's ``mm`` becomes its best child's, for the
   player who moved in;
-- tree parallelism: the virtual loss added on the way down is taken back;
+- virtual loss (tree parallelism, and several leaves a step of the batched search): the pending
+  descent counted on the way down is taken back;
 - RAVE (Gelly & Silver 2007): every child, along the path, whose move its player made later in
   the simulation gets an all-moves-as-first visit and that player's score.
 """
@@ -17,13 +19,12 @@ from __future__ import annotations
 import numpy as np
 
 from boardzoo.games._bits import U1
-from boardzoo.search.options import N_VIRTUAL_LOSS
 from boardzoo.search.tree import NO_NODE, update_bounds
 
 # Compile-time switches (fixed per compiled copy).
 SOLVER = False
 MINIMAX = False
-PARALLEL = False
+PENDING = False
 
 
 def update_minimax(tree, b, node):
@@ -39,22 +40,24 @@ def update_minimax(tree, b, node):
     tree.mm[b, node] = best if same else 1.0 - best
 
 
-def backup(tree, b, path, depth, score0, numbers):
-    """Add player 0's score ``score0`` (its opponent's is ``1 - score0``) up the path."""
-    loss = np.int32(numbers[N_VIRTUAL_LOSS]) if PARALLEL else np.int32(0)
+def backup(tree, b, leaf, score0):
+    """Add player 0's score ``score0`` (its opponent's is ``1 - score0``) from ``leaf`` up."""
     updating = SOLVER
-    for i in range(depth - 1, -1, -1):
-        node = path[i]
-        if i == 0:
-            tree.visits[b, node] += 1
+    node = leaf
+    while True:
+        tree.visits[b, node] += 1
+        if PENDING:
+            tree.pending[b, node] -= 1
+        parent = tree.parent[b, node]
+        mover = tree.player[b, parent] if parent != NO_NODE else 1 - tree.player[b, node]
+        tree.value[b, node] += score0 if mover == 0 else 1.0 - score0
+        if parent == NO_NODE:
             break
-        tree.visits[b, node] += 1 - loss
-        parent = path[i - 1]
-        tree.value[b, node] += score0 if tree.player[b, parent] == 0 else 1.0 - score0
         if MINIMAX:
             update_minimax(tree, b, node)
         if SOLVER and updating:
             updating = update_bounds(tree, b, parent)
+        node = parent
 
 
 def update_amaf(tree, b, path, depth, cells, players, length, score0):

@@ -26,7 +26,8 @@ from boardzoo.search.loop import compiled_loop
 from boardzoo.search.memory import clear_memory, new_memory
 from boardzoo.search.options import ROLLOUT_HEURISTIC, Rules
 from boardzoo.search.positions import bitboards, result_code
-from boardzoo.search.reroot import REUSE_PLIES, keep_subtree, nodes_within
+from boardzoo.search.reroot import REUSE_MOVES, find_position, keep_subtree, nodes_within
+from boardzoo.search.select import considered_visits, new_choice
 
 __all__ = ["RootChild", "TreeSearch", "run_in_chunks"]
 
@@ -36,10 +37,6 @@ _NO_NET = NTupleNet(
     table=np.zeros(1, dtype=np.int64),
     weights=np.zeros((1, 1, 3), dtype=np.float32),
 )
-_BASE_FIELDS = (
-    "s0", "s1", "player", "terminal", "pess", "opt", "visits", "value", "prior",
-    "num_children", "num_expanded", "action", "cell",
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -98,6 +95,7 @@ class TreeSearch:
         self.threads = rules.threads
         self.tree = tr.new_tree(max_nodes, rows=1, threads=self.threads)
         self.memory = new_memory()
+        self.choice = new_choice(1, 1, considered_visits(1, 1))  # Gumbel's: UCT reads none
         if self.threads == 1:
             self.rng = [np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]]
         else:
@@ -154,44 +152,33 @@ class TreeSearch:
         return False
 
     def _find(self, state: GameState) -> int:
-        """The most visited node within :data:`REUSE_PLIES` plies of the root holding ``state``,
+        """The node the reuse rule keeps for ``state`` (see :mod:`~boardzoo.search.reroot`),
         or NO_NODE."""
         tree = self.tree
-        candidates = nodes_within(tree, 0, REUSE_PLIES)
         if self.game is not None:
             s0, s1 = bitboards(state)
-            same = (
-                (tree.s0[0, candidates] == s0)
-                & (tree.s1[0, candidates] == s1)
-                & (tree.player[0, candidates] == state.current_player)
-            )
-            candidates = candidates[same]
-        else:
-            known = self.states
-            matches = [c for c in candidates if c < len(known) and known[c] == state]
-            candidates = np.array(matches, dtype=np.int64)
-        if candidates.size == 0:
+            return int(find_position(tree, 0, s0, s1, state.current_player, REUSE_MOVES))
+        known = self.states
+        matches = [
+            int(node)
+            for node in nodes_within(tree, 0, REUSE_MOVES)
+            if node < len(known)
+            and known[node] == state
+            and tree.first_child[0, node] != tr.NO_NODE
+            and not tree.terminal[0, node]
+        ]
+        if not matches:
             return tr.NO_NODE
-        return int(candidates[np.argmax(tree.visits[0, candidates])])
-
-    def _fields(self) -> tuple[str, ...]:
-        """The node fields the rules keep (those no rule writes are not moved)."""
-        rules = self.rules
-        extra: tuple[str, ...] = ()
-        if rules.rave_k > 0:
-            extra += ("amaf_value", "amaf_visits")
-        if rules.progressive_bias > 0 or rules.widening_k > 0 or rules.minimax_weight > 0:
-            extra += ("heur", "mm")
-        return _BASE_FIELDS + extra
+        return max(matches, key=lambda node: int(tree.visits[0, node]))
 
     def _keep(self, node: int, state: GameState) -> None:
         """Keep only the subtree under ``node`` as the tree."""
         if self.game is None:
             origin = foreign.subtree_states(self.tree, node)
-            keep_subtree(self.tree, 0, node, self._fields())
+            keep_subtree(self.tree, 0, node)
             self.states = [self.states[i] if i < len(self.states) else None for i in origin]
         else:
-            keep_subtree(self.tree, 0, node, self._fields())
+            keep_subtree(self.tree, 0, node)
             self.states = [state]
 
     # --- growing the tree ----------------------------------------------------------------------
@@ -209,8 +196,8 @@ class TreeSearch:
         def work(thread: int) -> int:
             def step(count: int) -> int:
                 ran, rng = loop(
-                    self.tree, 0, thread, count, numbers, self.memory, game.params, self._net,
-                    self.rng[thread],
+                    self.tree, 0, thread, count, numbers, self.memory, self.choice, game.params,
+                    self._net, self.rng[thread],
                 )  # fmt: skip
                 self.rng[thread] = np.uint64(rng)  # numba hands back a Python int
                 return int(ran)

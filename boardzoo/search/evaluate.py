@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.games._bits import U1, random_set_bit
+from boardzoo.games._bits import U1, lowest_bit_index, random_set_bit
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import ntuple_value
@@ -120,3 +120,34 @@ def rollouts(s0, s1, player, count, params, policy, rng, scores):
 def compiled_rollouts(game: Game) -> Any:
     """:func:`rollouts` compiled for ``game``'s kernels."""
     return specialise((rollouts,), game.kernels)["rollouts"]
+
+
+def write_leaf(tree, b, node, params, squares, cols, observations, masks, e):
+    """Write the observation planes and legal mask of node ``node`` of tree ``b`` into row ``e``:
+    the input of a network evaluator, exactly as :func:`boardzoo.search.evaluators.encode` makes
+    it from a position (``squares`` maps the kernels' cells to squares, see
+    :func:`~boardzoo.search.evaluators.cell_squares`)."""
+    s0 = tree.s0[b, node]
+    s1 = tree.s1[b, node]
+    player = tree.player[b, node]
+    own = s0 if player == 0 else s1
+    opp = s1 if player == 0 else s0
+    observations[e] = 0.0
+    while own:
+        square = squares[lowest_bit_index(own)]
+        own &= own - U1
+        if square >= 0:
+            observations[e, 0, square // cols, square % cols] = 1.0
+    while opp:
+        square = squares[lowest_bit_index(opp)]
+        opp &= opp - U1
+        if square >= 0:
+            observations[e, 1, square // cols, square % cols] = 1.0
+    masks[e] = False
+    cells = kernels.placements(s0, s1, player, params)
+    if cells == 0:
+        masks[e, kernels.cell_action(-1, params)] = True
+    while cells:
+        cell = lowest_bit_index(cells)
+        cells &= cells - U1
+        masks[e, kernels.cell_action(cell, params)] = True

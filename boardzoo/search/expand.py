@@ -1,9 +1,11 @@
 """Expansion in the one loop: a leaf's children added to the tree in one block.
 
-A template module (see :func:`boardzoo.search.loop.compiled_loop`). Children are made in random
-order (the order in which UCT opens them, one a visit), or best evaluation first with
-progressive widening (Chaslot et al. 2008), the random order breaking ties. With an evaluation in
-use (progressive bias, widening, implicit minimax) every child is evaluated here.
+A template module (see :func:`boardzoo.search.loop.compiled_loop`). For UCT (:func:`expand`)
+children are made in random order (the order in which UCT opens them, one a visit), or best
+evaluation first with progressive widening (Chaslot et al. 2008), the random order breaking
+ties; with an evaluation in use (progressive bias, widening, implicit minimax) every child is
+evaluated here. For AlphaZero (:func:`expand_priors`) children are made sorted by action, all
+open at once, with the softmax of the network's logits over the legal actions as priors.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels
 EVALUATES = False
 WIDENING = False
 RAVE = False
+PENDING = False
 
 
 class Scratch(NamedTuple):
@@ -107,6 +110,8 @@ def expand(tree, b, node, thread, scratch, params, numbers, net, rng):
         slot = start + order[i]
         action = kernels.cell_action(cell, params)
         init_node(tree, b, slot, node, action, cell, c0, c1, next_player, terminal, result, prior)
+        if PENDING:
+            tree.pending[b, slot] = 0
         if RAVE:
             tree.amaf_value[b, slot] = 0.0
             tree.amaf_visits[b, slot] = 0
@@ -123,3 +128,61 @@ def expand(tree, b, node, thread, scratch, params, numbers, net, rng):
     tree.num_expanded[b, node] = 0
     tree.first_child[b, node] = start  # published last: other threads read the block after this
     return True, rng
+
+
+def expand_priors(tree, b, node, logits, e, params):
+    """Add ``node``'s children, sorted by action, with the softmax of ``logits[e]`` as priors.
+
+    A position in play without a placement gets one child, the pass. Returns False (and adds
+    nothing) when the tree is full.
+    """
+    s0 = tree.s0[b, node]
+    s1 = tree.s1[b, node]
+    player = tree.player[b, node]
+    cells = kernels.placements(s0, s1, player, params)
+    moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    actions = np.empty(MAX_CHILDREN, dtype=np.int64)
+    count = 0
+    if cells == 0:
+        moves[0] = -1
+        actions[0] = kernels.cell_action(-1, params)
+        count = 1
+    while cells:
+        cell = lowest_bit_index(cells)
+        cells &= cells - U1
+        action = kernels.cell_action(cell, params)
+        i = count
+        while i > 0 and actions[i - 1] > action:  # insertion sort by action
+            actions[i] = actions[i - 1]
+            moves[i] = moves[i - 1]
+            i -= 1
+        actions[i] = action
+        moves[i] = cell
+        count += 1
+    first = reserve(tree, b, 0, count)
+    if first < 0:
+        return False
+    top = -np.inf
+    for i in range(count):
+        top = max(top, np.float64(logits[e, actions[i]]))
+    total = 0.0
+    for i in range(count):
+        total += np.exp(np.float64(logits[e, actions[i]]) - top)
+    log_total = np.log(total)
+    next_player = 1 - player
+    for i in range(count):
+        child = first + i
+        c0, c1 = kernels.place(s0, s1, player, moves[i], params)
+        over, result = kernels.outcome(c0, c1, next_player, params)
+        logit = np.float64(logits[e, actions[i]]) - top
+        prior = np.exp(logit) / total
+        init_node(
+            tree, b, child, node, actions[i], moves[i], c0, c1, next_player, over, result, prior
+        )
+        tree.pending[b, child] = 0
+        tree.raw_value[b, child] = 0.0
+        tree.logp[b, child] = logit - log_total
+    tree.num_children[b, node] = count
+    tree.num_expanded[b, node] = count
+    tree.first_child[b, node] = first
+    return True

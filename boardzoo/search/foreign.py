@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["run", "subtree_states"]
 
+NO_CELL = -2  # a foreign game's move fills no known cell (and is never taken for a pass)
+
 
 def subtree_states(tree: tr.Tree, node: int) -> np.ndarray:
     """The old node ids of ``node``'s subtree in the order :func:`keep_subtree` keeps them."""
@@ -42,19 +44,20 @@ def run(search: TreeSearch, simulations: int, deadline: float | None) -> int:
     path = np.empty(MAX_SEQUENCE, dtype=np.int64)
     cells = np.empty(MAX_SEQUENCE, dtype=np.int64)
     players = np.empty(MAX_SEQUENCE, dtype=np.int64)
+    choice = search.choice
     done = 0
     while done < simulations:
         if search.root_proven() or (deadline is not None and time.perf_counter() >= deadline):
             break
-        depth, expandable = descend(tree, 0, path, cells, players, numbers, search.memory)
+        depth, expandable = descend(tree, 0, path, cells, players, numbers, search.memory, choice)
         if expandable and _expand(search, int(path[depth - 1])):
-            depth = open_first(tree, 0, path, depth, cells, players, numbers)
+            depth = open_first(tree, 0, path, depth, cells, players)
         leaf = int(path[depth - 1])
         if tree.terminal[0, leaf] or (search.rules.solver and tr.is_solved(tree, 0, leaf)):
             score0 = float(tr.score_for(int(tree.pess[0, leaf]), 0))
         else:
             score0 = _playout(search, leaf)
-        backup(tree, 0, path, depth, score0, numbers)
+        backup(tree, 0, leaf, score0)
         done += 1
     return done
 
@@ -84,7 +87,7 @@ def _expand(search: TreeSearch, node: int) -> bool:
         terminal = child.is_terminal()
         result = result_code(child) if terminal else DRAW
         tr.init_node(
-            tree, 0, first + int(index), node, action, -1, zero, zero, child.current_player,
+            tree, 0, first + int(index), node, action, NO_CELL, zero, zero, child.current_player,
             terminal, result, prior,
         )  # fmt: skip
         states[first + int(index)] = child

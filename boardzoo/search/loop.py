@@ -1,17 +1,27 @@
 """The one simulation loop: descend, expand, evaluate, back up; compiled per game and rule set.
 
-:func:`simulate` is every MCTS of the package: which child a simulation walks into
+Every MCTS of the package is this loop: which child a simulation walks into
 (:mod:`~boardzoo.search.select`), how a leaf's children are made (:mod:`~boardzoo.search.expand`),
 what a leaf is worth (:mod:`~boardzoo.search.evaluate`) and what the result changes on the way
-up (:mod:`~boardzoo.search.backup`) are rules composed into it. :func:`compiled_loop` compiles
-one copy per game (its kernels inlined) and per set of switches (:class:`~boardzoo.search.
-options.Rules`), cached on disk, so a rule that is off costs nothing.
+up (:mod:`~boardzoo.search.backup`) are rules composed into it, switched at compile time
+(:class:`~boardzoo.search.options.Rules`; ``RULE`` picks UCT or AlphaZero's selection), so one
+copy is compiled per game (its kernels inlined) and per set of switches, cached on disk, and a
+rule that is off costs nothing.
+
+A simulation is :func:`descend` (selection down to a leaf), expansion, the leaf's evaluation and
+:func:`~boardzoo.search.backup.backup`. Where the evaluator is compiled (rollouts, the game's
+evaluation, its n-tuple network) :func:`simulate` runs whole simulations in one call. Where it
+is a network called from Python on a batch, a step of the loop is cut at the evaluation:
+:func:`select_leaves` descends every tree of the batch and writes each leaf's input, the network
+evaluates them all at once, and :func:`expand_and_backup` expands the leaves with its priors and
+backs its values up (Finished games are scored exactly, without the network).
 
 Several threads may run :func:`simulate` on one row at once (tree parallelism, Enzenberger &
 Müller 2009): each takes new nodes from its own range (``Tree.alloc``), publishes a node's
 children by writing ``first_child`` last, and adds statistics without locks (a rare lost update
-costs a visit, never the tree's shape). A virtual loss (``N_VIRTUAL_LOSS`` visits counted as
-lost while a simulation is below a node) steers the other threads elsewhere.
+costs a few visits, never the tree's shape). A virtual loss (each pending descent below a node
+counts as ``N_VIRTUAL_LOSS`` lost visits) steers the other threads, or the other leaves of a
+batched step, elsewhere.
 """
 
 from __future__ import annotations
@@ -27,20 +37,37 @@ from boardzoo.search import backup as backup_rules
 from boardzoo.search import evaluate as leaf_evaluators
 from boardzoo.search import expand as expansion
 from boardzoo.search.backup import backup, update_amaf
-from boardzoo.search.evaluate import evaluate_leaf
-from boardzoo.search.expand import expand, new_scratch
-from boardzoo.search.memory import update_criticality, update_replies
-from boardzoo.search.options import N_VIRTUAL_LOSS, N_WIDEN_ALPHA, N_WIDEN_K, Rules
-from boardzoo.search.select import select_uct
+from boardzoo.search.evaluate import evaluate_leaf, write_leaf
+from boardzoo.search.expand import expand, expand_priors, new_scratch
+from boardzoo.search.memory import empty_memory, update_criticality, update_replies
+from boardzoo.search.options import (
+    N_WIDEN_ALPHA,
+    N_WIDEN_K,
+    RULE_AZ,
+    RULE_UCT,
+    Rules,
+)
+from boardzoo.search.select import select_az, select_uct
 from boardzoo.search.tree import NO_NODE, is_solved, score_for
 
-__all__ = ["MAX_SEQUENCE", "compiled_loop", "descend", "generic_steps", "open_first", "simulate"]
+__all__ = [
+    "MAX_SEQUENCE",
+    "compiled_loop",
+    "compiled_steps",
+    "descend",
+    "expand_and_backup",
+    "generic_steps",
+    "open_first",
+    "select_leaves",
+    "simulate",
+]
 
 MAX_SEQUENCE = 512  # moves of one simulation (tree and playout) that are remembered
 
 # Compile-time switches (fixed per compiled copy).
+RULE = RULE_UCT
 SOLVER = False
-PARALLEL = False
+PENDING = False
 WIDENING = False
 RAVE = False
 LGRF = False
@@ -48,24 +75,33 @@ CRITICALITY = False
 RECORDS = False
 
 
-def descend(tree, b, path, cells, players, numbers, memory):
+def descend(tree, b, path, cells, players, numbers, memory, choice):
     """Walk row ``b`` from the root to where this simulation leaves the tree.
 
     Fills ``path`` (and, when moves are recorded, ``cells`` and ``players``) and returns
     ``(depth, expandable)``: the path's length, and whether its last node is a leaf in play to
-    expand now (visited before, or the root). A node opens one child a visit (with progressive
-    widening at most ``ceil(k * n ** alpha)``); the child just opened ends the walk.
+    expand now. UCT opens one child a visit (with progressive widening at most ``ceil(k * n **
+    alpha)``), the child just opened ending the walk, and expands a leaf on its second visit
+    (the root on its first); AlphaZero's rules choose among all the children and expand a leaf
+    on its first visit. With virtual loss every node of the path counts the walk as pending:
+    UCT's threads mark each node as the walk enters it, so a thread racing down the same path
+    sees it at once; the batched search marks the path when the walk ends, so a walk sees only
+    the other walks of its step, as the reference PUCT does.
     """
-    loss = np.int32(numbers[N_VIRTUAL_LOSS])
     node = 0
     path[0] = 0
     depth = 1
+    expandable = False
+    marking = PENDING and RULE == RULE_UCT
+    if marking:
+        tree.pending[b, 0] += 1
     while depth < MAX_SEQUENCE:
         if tree.terminal[b, node] or (SOLVER and is_solved(tree, b, node)):
-            return depth, False
+            break
         first = tree.first_child[b, node]
         if first == NO_NODE:
-            return depth, tree.visits[b, node] > 0 or node == 0
+            expandable = RULE != RULE_UCT or tree.visits[b, node] > 0 or node == 0
+            break
         opened = tree.num_expanded[b, node]
         limit = np.int64(tree.num_children[b, node])
         if WIDENING:
@@ -75,24 +111,29 @@ def descend(tree, b, path, cells, players, numbers, memory):
         if opened < limit:
             tree.num_expanded[b, node] = opened + 1
             child = first + opened
-        else:
+        elif RULE == RULE_UCT:
             child = select_uct(tree, b, node, numbers, memory)
             if child == NO_NODE:
-                return depth, False  # the bounds have settled everything below
+                break  # the bounds have settled everything below
+        else:
+            child = select_az(tree, b, node, numbers, choice)
         if RECORDS:
             cells[depth - 1] = tree.cell[b, child]
             players[depth - 1] = tree.player[b, node]
-        if PARALLEL:
-            tree.visits[b, child] += loss
+        if marking:
+            tree.pending[b, child] += 1
         path[depth] = child
         depth += 1
         node = child
         if opened < limit:
-            return depth, False  # the child just opened is this simulation's leaf
-    return depth, False
+            break  # the child just opened is this simulation's leaf
+    if PENDING and not marking:
+        for i in range(depth):
+            tree.pending[b, path[i]] += 1
+    return depth, expandable
 
 
-def open_first(tree, b, path, depth, cells, players, numbers):
+def open_first(tree, b, path, depth, cells, players):
     """Open the first child of the just expanded leaf ``path[depth - 1]``; return the depth."""
     node = path[depth - 1]
     child = tree.first_child[b, node]
@@ -100,13 +141,13 @@ def open_first(tree, b, path, depth, cells, players, numbers):
     if RECORDS:
         cells[depth - 1] = tree.cell[b, child]
         players[depth - 1] = tree.player[b, node]
-    if PARALLEL:
-        tree.visits[b, child] += np.int32(numbers[N_VIRTUAL_LOSS])
+    if PENDING:
+        tree.pending[b, child] += 1
     path[depth] = child
     return depth + 1
 
 
-def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
+def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
     """Run up to ``count`` simulations in row ``b`` as thread ``thread``; return (ran, rng).
 
     Each simulation: :func:`descend` to a leaf (expanding it on its second visit, the root on
@@ -121,13 +162,13 @@ def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
     while done < count:
         if SOLVER and is_solved(tree, b, 0):
             break
-        depth, expandable = descend(tree, b, path, cells, players, numbers, memory)
+        depth, expandable = descend(tree, b, path, cells, players, numbers, memory, choice)
         if expandable:
             expanded, rng = expand(
                 tree, b, path[depth - 1], thread, scratch, params, numbers, net, rng
             )
             if expanded:
-                depth = open_first(tree, b, path, depth, cells, players, numbers)
+                depth = open_first(tree, b, path, depth, cells, players)
         leaf = path[depth - 1]
         length = depth - 1
         finished = True
@@ -140,7 +181,7 @@ def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
                 f0, f1, tree.player[b, leaf], params, numbers, memory, net, cells, players,
                 length, rng,
             )  # fmt: skip
-        backup(tree, b, path, depth, score0, numbers)
+        backup(tree, b, leaf, score0)
         if RAVE:
             update_amaf(tree, b, path, depth, cells, players, length, score0)
         if LGRF:
@@ -151,8 +192,61 @@ def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
     return done, rng
 
 
+def select_leaves(tree, trees, leaves, active, numbers, choice, params, squares, cols,
+                  leaf_tree, leaf_node, leaf_row, observations, masks):  # fmt: skip
+    """The first half of a batched step: walk each of the first ``trees`` trees with
+    ``active[b]`` set down to ``leaves`` leaves; write the input of those to evaluate.
+
+    Leaf ``j`` is node ``leaf_node[j]`` of tree ``leaf_tree[j]``; ``leaf_row[j]`` is its row in
+    ``observations`` / ``masks``, or -1 for a finished game (scored exactly). The descents stay
+    pending until :func:`expand_and_backup`, so the later descents of the step see them as
+    virtual losses. Returns the number of leaves and of rows written.
+    """
+    path = np.empty(MAX_SEQUENCE, dtype=np.int64)
+    memory = empty_memory()  # AlphaZero's rules read no search memory
+    found = 0
+    rows = 0
+    for b in range(trees):
+        if not active[b]:
+            continue
+        for _ in range(leaves):
+            depth, _ = descend(tree, b, path, path, path, numbers, memory, choice)
+            node = path[depth - 1]
+            leaf_tree[found] = b
+            leaf_node[found] = node
+            if tree.terminal[b, node]:
+                leaf_row[found] = -1
+            else:
+                leaf_row[found] = rows
+                write_leaf(tree, b, node, params, squares, cols, observations, masks, rows)
+                rows += 1
+            found += 1
+    return found, rows
+
+
+def expand_and_backup(tree, found, leaf_tree, leaf_node, leaf_row, logits, values, params):
+    """The second half of a batched step: expand the leaves with the network's priors and back
+    its values (or the exact results of finished games) up."""
+    for j in range(found):
+        b = leaf_tree[j]
+        node = leaf_node[j]
+        row = leaf_row[j]
+        if row < 0:
+            score0 = tree.pess[b, node] * 0.5
+        else:
+            value = min(1.0, max(-1.0, np.float64(values[row])))
+            score = (value + 1.0) / 2.0
+            score0 = score if tree.player[b, node] == 0 else 1.0 - score
+            if tree.first_child[b, node] == NO_NODE:
+                tree.raw_value[b, node] = value
+                expand_priors(tree, b, node, logits, row, params)
+        backup(tree, b, node, score0)
+
+
 _TEMPLATES = (
     simulate,
+    select_leaves,
+    expand_and_backup,
     descend,
     open_first,
     select_uct,
@@ -161,6 +255,8 @@ _TEMPLATES = (
     update_amaf,
     expansion.next_child,
     expand,
+    expand_priors,
+    write_leaf,
     leaf_evaluators.evaluation,
     leaf_evaluators.child_heuristic,
     leaf_evaluators.playout,
@@ -170,10 +266,11 @@ _TEMPLATES = (
 
 # Small and called once a simulation or once a level: inlined, so no call passes the tree's arrays.
 _INLINE = ("descend", "open_first", "select_uct", "update_minimax", "backup")
+Switches = tuple[tuple[str, int | bool], ...]
 
 
 @cache
-def _compiled(game: Game, switches: tuple[tuple[str, bool], ...]) -> Any:
+def _compiled(game: Game, switches: Switches) -> Any:
     return specialise(_TEMPLATES, game.kernels, constants=dict(switches), inline=_INLINE)
 
 
@@ -182,8 +279,18 @@ def compiled_loop(game: Game, rules: Rules) -> Any:
     return _compiled(game, tuple(sorted(rules.constants().items())))["simulate"]
 
 
+# The switches of AlphaZero's batched search: its rule, and virtual loss for several leaves a step.
+AZ_SWITCHES: Switches = (("PENDING", True), ("RULE", RULE_AZ))
+
+
+def compiled_steps(game: Game) -> dict[str, Any]:
+    """:func:`select_leaves` and :func:`expand_and_backup` compiled for ``game`` with
+    AlphaZero's rules (cached): the halves of a batched step."""
+    return _compiled(game, AZ_SWITCHES)
+
+
 @cache
-def _generic(switches: tuple[tuple[str, bool], ...]) -> dict[str, Any]:
+def _generic(switches: Switches) -> dict[str, Any]:
     return specialise(
         (descend, open_first, select_uct, backup_rules.update_minimax, backup),
         None,

@@ -32,7 +32,15 @@ N_MINIMAX = 7  # implicit minimax weight
 N_CRITICALITY = 8  # criticality bias weight
 N_VIRTUAL_LOSS = 9  # visits counted as lost below a node while a simulation runs there
 N_EVAL_SCALE = 10  # the hand-made evaluation v maps to tanh(v / scale)
-NUM_NUMBERS = 11
+N_C_BASE = 11  # AlphaZero's schedule c_init + log((1 + N + c_base) / c_base); 0: constant
+N_GUMBEL = 12  # 0: PUCT; k > 0: Gumbel AlphaZero, k root actions considered
+N_C_VISIT = 13  # Gumbel's completed-Q transform: (c_visit + max N) * c_scale
+N_C_SCALE = 14
+NUM_NUMBERS = 15
+
+# Selection rules (the loop's RULE switch).
+RULE_UCT = 0  # UCT and its enhancements: children opened one a visit, leaves played out
+RULE_AZ = 1  # PUCT or Gumbel: a leaf is expanded with the network's priors on its first visit
 
 
 @dataclass(frozen=True)
@@ -98,12 +106,13 @@ class Rules:
         """Whether playouts are recorded move by move (so the game's own rollout cannot run)."""
         return self.rave_k > 0 or self.lgrf or self.criticality > 0 or self.cutoff is not None
 
-    def constants(self) -> dict[str, bool]:
+    def constants(self) -> dict[str, int | bool]:
         """The loop's compile-time switches for these rules."""
         evaluates = self.progressive_bias > 0 or self.widening_k > 0 or self.minimax_weight > 0
         return {
+            "RULE": RULE_UCT,
             "SOLVER": self.solver,
-            "PARALLEL": self.threads > 1 and self.virtual_loss > 0,
+            "PENDING": self.threads > 1 and self.virtual_loss > 0,
             "RAVE": self.rave_k > 0,
             "BIAS": self.progressive_bias > 0,
             "WIDENING": self.widening_k > 0,

@@ -43,6 +43,7 @@ __all__ = [
     "Tree",
     "init_node",
     "init_root",
+    "init_roots",
     "is_solved",
     "new_tree",
     "nodes_used",
@@ -177,6 +178,17 @@ def init_root(tree, b, s0, s1, player, terminal, result):
     init_node(tree, b, 0, NO_NODE, -1, -1, s0, s1, player, terminal, result, 1.0)
     tree.pending[b, 0] = 0
     share_free_nodes(tree, b, 1)
+
+
+@njit(cache=True, nogil=True)
+def init_roots(tree, rows, s0, s1, player):
+    """:func:`init_root` for each row ``rows[i]`` with the position in play ``(s0[i], s1[i])``,
+    ``player[i]`` to move (the batched search's fresh trees)."""
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        init_root(tree, b, s0[i], s1[i], player[i], 0, 0)
+        tree.raw_value[b, 0] = 0.0
+        tree.logp[b, 0] = 0.0
 
 
 @njit(cache=True, nogil=True)

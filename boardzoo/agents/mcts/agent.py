@@ -44,7 +44,7 @@ from boardzoo.search.driver import RootChild, TreeSearch
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
 
 if TYPE_CHECKING:
-    from boardzoo.az.evaluator import Evaluator
+    from boardzoo.search.evaluators import Evaluator
 
 __all__ = ["MCTSAgent", "MoveStats", "PriorFn", "SearchInfo", "ValueFn"]
 
@@ -147,7 +147,7 @@ class MCTSAgent(Agent):
     """Monte Carlo tree search: UCT with rollouts, or PUCT with prior and value functions.
 
     With ``prior_fn`` or ``value_fn`` the search is AlphaZero's PUCT, run by the batched compiled
-    search of :mod:`boardzoo.az` (:class:`~boardzoo.az.search.BatchedSearch`): one tree per
+    search of :mod:`boardzoo.az` (:class:`~boardzoo.search.batched.BatchedSearch`): one tree per
     worker rooted at the position, whose leaves are evaluated by the functions (a playout of the
     leaf stands in for a missing ``value_fn``, a uniform prior for a missing ``prior_fn``). Its
     ``simulations`` are counted below the root (the root's own evaluation comes first), so the
@@ -420,7 +420,7 @@ class MCTSAgent(Agent):
 
         Subclasses with other knowledge (``SB3PUCTAgent``) return their own.
         """
-        from boardzoo.az.evaluator import CallbackEvaluator
+        from boardzoo.search.evaluators import CallbackEvaluator
 
         return CallbackEvaluator(self.prior_fn, self.value_fn, self.rollout, seed)
 

@@ -1,9 +1,9 @@
 """MCTSAgent's PUCT search: the batched AlphaZero search of one position, with any evaluator.
 
 With prior or value functions (or an SB3 policy) :class:`~boardzoo.agents.MCTSAgent` does not run
-a loop of its own: it searches with :class:`~boardzoo.az.search.BatchedSearch`, one tree rooted
+a loop of its own: it searches with :class:`~boardzoo.search.batched.BatchedSearch`, one tree rooted
 at the position (one per worker), and an evaluator that calls the functions
-(:class:`~boardzoo.az.evaluator.CallbackEvaluator`) or the policy. Its options map onto the
+(:class:`~boardzoo.search.evaluators.CallbackEvaluator`) or the policy. Its options map onto the
 search's: ``c`` and ``c_base`` onto ``c_init`` and ``c_base``, the root noise onto the Dirichlet
 noise, a simulation budget onto ``simulations`` (one leaf per step: exact PUCT), a time limit
 alone onto a deadline with several leaves per step (virtual loss).
@@ -24,8 +24,8 @@ from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
 if TYPE_CHECKING:
-    from boardzoo.az.evaluator import Evaluator
-    from boardzoo.az.search import BatchedSearch
+    from boardzoo.search.batched import BatchedSearch
+    from boardzoo.search.evaluators import Evaluator
 
 __all__ = ["TIMED_LEAVES", "PUCTSearch", "PUCTSettings", "exercise"]
 
@@ -59,7 +59,7 @@ class PUCTSettings:
 
 
 def _config(settings: PUCTSettings) -> Any:
-    from boardzoo.az.search import PUCTConfig
+    from boardzoo.search.batched import PUCTConfig
 
     return PUCTConfig(
         c_init=settings.c_init,
@@ -77,8 +77,8 @@ def exercise(game: Game) -> None:
     The search's kernels and the playouts' kernel, with a stand-in prior and a fixed seed: no
     randomness of any agent is used.
     """
-    from boardzoo.az.evaluator import CallbackEvaluator
-    from boardzoo.az.search import BatchedSearch, PUCTConfig
+    from boardzoo.search.batched import BatchedSearch, PUCTConfig
+    from boardzoo.search.evaluators import CallbackEvaluator
 
     evaluator = CallbackEvaluator(lambda s: np.ones(s.num_actions), None, "random", seed=0)
     search = BatchedSearch(game, 1, PUCTConfig(leaves_per_tree=2, max_nodes=1000), seed=0)
@@ -106,7 +106,7 @@ class PUCTSearch:
 
     def _player(self, game: Game) -> tuple[BatchedSearch, Evaluator]:
         if game not in self._games:
-            from boardzoo.az.search import BatchedSearch
+            from boardzoo.search.batched import BatchedSearch
 
             key = zlib.crc32(game.label.encode())  # the game's own stream, whatever the order
             child = np.random.SeedSequence(

@@ -6,9 +6,8 @@ the value of each position for the player to move. :func:`encode` makes that inp
 :class:`~boardzoo.games.BoardState` objects; the compiled search makes exactly the same arrays
 from its bitboards (with :func:`cell_squares`, the game's map from kernel cells to squares).
 
-Two evaluators need no network: :class:`UniformEvaluator` (equal logits, value 0) and
-:class:`OracleEvaluator` (the exact game-theoretic value of every position, by a complete
-alpha-beta search: for small games such as TicTacToe and 4x4 Reversi, in tests).
+:class:`UniformEvaluator` needs no network (equal logits, value 0). The network itself, a torch
+module, is in :mod:`boardzoo.az.network` (this module imports no torch).
 
 Two more let other knowledge guide the search; they ask for the positions themselves
 (``needs_states = True``: the search then passes ``states=[BoardState, ...]``, one per row).
@@ -37,7 +36,6 @@ __all__ = [
     "BatchPolicy",
     "CallbackEvaluator",
     "Evaluator",
-    "OracleEvaluator",
     "Playouts",
     "PriorFn",
     "SB3Evaluator",
@@ -178,114 +176,6 @@ class UniformEvaluator:
         """
         batch, actions = np.shape(masks)
         return np.zeros((batch, actions), np.float32), np.zeros(batch, np.float32)
-
-
-class OracleEvaluator:
-    """The exact value of every position, by a complete alpha-beta search: a perfect network.
-
-    Games are symmetric between the players (the rules do not depend on the colour), so a
-    position is searched with the player to move as player 0: channel 0 of the observation
-    becomes player 0's pieces. The value is the game's result under perfect play (1 win, 0 draw,
-    -1 loss, for the player to move); the logits are ``prior_weight`` times the exact value of
-    each legal action (0: a uniform prior; large: all the prior on the best actions). Results are
-    cached. Only for games small enough to solve (TicTacToe, 4x4 Reversi, late positions).
-
-    Args:
-        game: the game.
-        prior_weight: how strongly the logits favour the best actions (a number >= 0).
-
-    Raises:
-        ValueError: a negative or non-finite ``prior_weight``.
-    """
-
-    def __init__(self, game: Game, prior_weight: float = 0.0) -> None:
-        from boardzoo.agents.alphabeta_kernels import (
-            BUDGET,
-            MAX_MOVES,
-            MAX_PLY,
-            NUM_COUNTERS,
-            compiled_alphabeta,
-        )
-
-        if isinstance(prior_weight, bool) or not np.isfinite(prior_weight) or prior_weight < 0:
-            raise ValueError(f"prior_weight must be a number >= 0, got {prior_weight!r}")
-        self.game = game
-        self.prior_weight = float(prior_weight)
-        self._negamax = compiled_alphabeta(game)["negamax"]
-        self._counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
-        self._budget = BUDGET
-        self._cells = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self._keys = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        table = cell_squares(game)
-        self._square_bits = np.zeros(game.rows * game.cols, dtype=np.uint64)
-        for cell in np.flatnonzero(table >= 0):
-            self._square_bits[table[cell]] = np.uint64(1) << np.uint64(cell)
-        self._values: dict[tuple[int, int, int], int] = {}
-
-    def value(self, own: int, opp: int, player: int = 0) -> int:
-        """The exact result (1, 0, -1) for the player to move of bitboards ``own`` and ``opp``.
-
-        Args:
-            own: the bitboard of player ``player``, the player to move.
-            opp: the other player's bitboard.
-            player: which player ``own`` is (the rules are colour-blind, so 0 serves for all).
-
-        Returns:
-            1 won, 0 drawn, -1 lost with perfect play.
-        """
-        key = (own, opp, player)
-        if key not in self._values:
-            s0, s1 = (own, opp) if player == 0 else (opp, own)
-            self._counters[:] = 0
-            self._counters[self._budget] = 2**62
-            score = self._negamax(
-                np.uint64(s0), np.uint64(s1), player, self.game.params, 1000, -1, 1, 0,
-                self._counters, self._cells, self._keys,
-            )  # fmt: skip
-            self._values[key] = int(np.sign(score))
-        return self._values[key]
-
-    def action_values(self, own: int, opp: int) -> dict[int, int]:
-        """The exact result for the player to move (as player 0) after each legal action."""
-        kernels, params = self.game.kernels, self.game.params
-        s0, s1 = np.uint64(own), np.uint64(opp)
-        cells = int(kernels.placements(s0, s1, 0, params))
-        moves = [c for c in range(64) if cells >> c & 1] or [-1]
-        result = {}
-        for cell in moves:
-            c0, c1 = kernels.place(s0, s1, 0, cell, params)
-            over, code = kernels.outcome(c0, c1, 1, params)
-            value = int(code) - 1 if over else -self.value(int(c1), int(c0))
-            result[int(kernels.cell_action(cell, params))] = value
-        return result
-
-    def _bitboards(self, observation: np.ndarray) -> tuple[int, int]:
-        own = self._square_bits[observation[0].reshape(-1) > 0.5]
-        opp = self._square_bits[observation[1].reshape(-1) > 0.5]
-        return int(np.bitwise_or.reduce(own, initial=0)), int(np.bitwise_or.reduce(opp, initial=0))
-
-    def __call__(
-        self, observations: np.ndarray, masks: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Exact values and logits favouring the best actions, for a batch of positions.
-
-        Args:
-            observations: float32 ``[B, 2, rows, cols]``.
-            masks: bool ``[B, num_actions]``.
-
-        Returns:
-            ``(logits, values)``, float32.
-        """
-        batch = len(observations)
-        logits = np.zeros((batch, self.game.num_actions), np.float32)
-        values = np.zeros(batch, np.float32)
-        for i in range(batch):
-            own, opp = self._bitboards(observations[i])
-            values[i] = self.value(own, opp)
-            if self.prior_weight:
-                for action, value in self.action_values(own, opp).items():
-                    logits[i, action] = self.prior_weight * value
-        return logits, values
 
 
 # --- evaluators that ask for the positions -------------------------------------------------------

@@ -1,0 +1,595 @@
+"""Batched, compiled AlphaZero search: PUCT or Gumbel AlphaZero over many trees at once.
+
+:class:`BatchedSearch` grows ``batch_size`` trees together (one per root: the positions of many
+self-play games, or one position searched with several leaves at a time). Each step of the
+search is three calls and no Python per node or per simulation:
+
+1. a compiled kernel walks every tree from its root down to ``leaves_per_tree`` leaves (with
+   virtual loss when more than one), and writes each leaf's observation planes and legal-action
+   mask straight from its bitboards into one batch;
+2. the evaluator (the network) is called once on that batch;
+3. a second compiled kernel expands the leaves (children with the softmax of the logits over the
+   legal actions as priors) and backs the values up. Finished games are scored exactly, without
+   the network.
+
+The trees are the search core's one tree (:class:`~boardzoo.search.tree.Tree`, a row per root)
+and the two kernels are the halves of the one simulation loop's step
+(:func:`~boardzoo.search.loop.select_leaves`, :func:`~boardzoo.search.loop.expand_and_backup`)
+with AlphaZero's selection rules, compiled once per game. Values are stored, as for UCT, as sums
+of scores in ``[0, 1]`` from the point of view of the player who moved into the node, and every
+node records its player to move, so a pass (Reversi) needs no special case.
+
+Root choice:
+
+* AlphaZero PUCT (Silver et al., 2018): ``Q + C(N) * P * sqrt(N) / (1 + n)`` with
+  ``C(N) = c_init + log((1 + N + c_base) / c_base)`` (constant ``c_init`` when ``c_base`` is 0),
+  unvisited children at ``Q = 0``, Dirichlet noise on the root priors, the most visited action
+  (or a sample with a temperature). The same formula, ties and scores as the plain Python
+  PUCT of the tests (``tests/reference_puct.py``), so both give the same visit counts.
+* Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, "Policy improvement by planning
+  with Gumbel", ICLR 2022): Gumbel-top-k sampling of the root actions, sequential halving of
+  the budget among them, the completed-Q transform ``sigma(q) = (c_visit + max_b N(b)) *
+  c_scale * q`` (completed Q min-max normalised to ``[0, 1]`` over the legal actions, the
+  unvisited ones completed by the mixed value), the improved policy
+  ``softmax(logits + sigma(completed Q))`` as the policy target, and below the root the
+  deterministic ``argmax(pi'(a) - N(a) / (1 + sum_b N(b)))``.
+
+Tree reuse (``search(..., reuse=True)``, or :meth:`BatchedSearch.advance` with the moves
+played): a tree is kept after its search, and the next search of the row continues from the
+node holding its new root, by the search core's one reuse rule (:mod:`boardzoo.search.reroot`:
+within two moves of the old root, passes not counted), with that node's subtree moved to the
+start of the row so the rest of the row is free again. A reused root gets fresh Dirichlet noise on
+its own priors (noise is never left in a kept tree); Gumbel searches always start fresh, since
+sequential halving plans the whole budget of an empty root.
+
+``simulations`` counts the simulations below the root: each tree's root is evaluated first, once,
+and then the root's children receive ``simulations`` visits in all (so an ``MCTSAgent`` with
+``simulations + 1`` spends its first simulation on the root and matches this search).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+from boardzoo.search.batched_config import PUCTConfig, SearchResult, _integer, _number
+from boardzoo.search.evaluators import Evaluator, cell_squares
+from boardzoo.search.loop import compiled_steps
+from boardzoo.search.options import (
+    N_C,
+    N_C_BASE,
+    N_C_SCALE,
+    N_C_VISIT,
+    N_GUMBEL,
+    N_VIRTUAL_LOSS,
+    NUM_NUMBERS,
+)
+from boardzoo.search.positions import bitboards
+from boardzoo.search.reroot import REUSE_MOVES, find_position, keep_subtree
+from boardzoo.search.select import (
+    Choice,
+    considered_visits,
+    gumbel_root_scores,
+    improved_policy,
+    new_choice,
+)
+from boardzoo.search.tree import (
+    MAX_CHILDREN,
+    MIN_NODES,
+    NO_NODE,
+    NODE_FIELDS,
+    Tree,
+    init_roots,
+    new_tree,
+    nodes_used,
+    share_free_nodes,
+)
+
+__all__ = ["BatchedSearch", "PUCTConfig", "SearchResult", "considered_visits"]
+
+_DEFAULT_MAX_NODES = 200_000
+_TIMED_NODES = 2**24  # all trees together, for searches with only a deadline
+_MAX_TIMED_NODES = 2**22
+
+
+def _numbers(config: PUCTConfig) -> np.ndarray:
+    """The one loop's numbers array for AlphaZero's rules (slots ``N_*``)."""
+    numbers = np.zeros(NUM_NUMBERS, dtype=np.float64)
+    numbers[N_C] = config.c_init
+    numbers[N_C_BASE] = config.c_base
+    numbers[N_VIRTUAL_LOSS] = config.virtual_loss
+    numbers[N_GUMBEL] = config.gumbel_k if config.gumbel else 0
+    numbers[N_C_VISIT] = config.c_visit
+    numbers[N_C_SCALE] = config.c_scale
+    return numbers
+
+
+@njit(cache=True, nogil=True)
+def _root_stats(tree, trees, gumbel_mode, numbers, choice, visits, q, policy, prior, action,
+                root_value):  # fmt: skip
+    """Fill the result arrays of the first ``trees`` trees (see :class:`SearchResult`)."""
+    improved = np.zeros(MAX_CHILDREN)
+    for b in range(trees):
+        root_visits = tree.visits[b, 0]
+        root_value[b] = 1.0 - 2.0 * tree.value[b, 0] / max(root_visits, 1)
+        first = tree.first_child[b, 0]
+        count = tree.num_children[b, 0]
+        total = 0
+        best = NO_NODE
+        best_n = 0
+        best_mean = -1.0
+        for i in range(count):
+            child = first + i
+            a = tree.action[b, child]
+            n = tree.visits[b, child]
+            visits[b, a] = n
+            prior[b, a] = tree.prior[b, child]
+            total += n
+            if n > 0:
+                mean = tree.value[b, child] / n
+                q[b, a] = 2.0 * mean - 1.0
+                if n > best_n or (n == best_n and mean > best_mean):  # MCTSAgent's "robust"
+                    best, best_n, best_mean = child, n, mean
+        if gumbel_mode:
+            gumbel_root_scores(tree, b, numbers, choice)
+            improved_policy(tree, b, 0, choice.sigma, improved)
+            scores = choice.scores
+            most = 0
+            for i in range(count):
+                most = max(most, tree.visits[b, first + i])
+            best = NO_NODE
+            best_score = -np.inf
+            for i in range(count):
+                child = first + i
+                policy[b, tree.action[b, child]] = improved[i]
+                if tree.visits[b, child] == most and scores[i] > best_score:
+                    best_score = scores[i]
+                    best = child
+        else:
+            for i in range(count):
+                child = first + i
+                if total > 0:
+                    policy[b, tree.action[b, child]] = tree.visits[b, child] / total
+                else:
+                    policy[b, tree.action[b, child]] = tree.prior[b, child]
+            if best == NO_NODE:  # nothing visited: the highest prior
+                best = first
+                for i in range(count):
+                    if tree.prior[b, first + i] > tree.prior[b, best]:
+                        best = first + i
+        action[b] = tree.action[b, best]
+
+
+class BatchedSearch:
+    """PUCT or Gumbel AlphaZero search of up to ``batch_size`` positions at once.
+
+    One network call per step evaluates the leaves of every tree; everything else is compiled.
+    The trees are kept between calls. A search starts fresh, or, with ``reuse=True``, from what
+    the previous searches left: tree ``b`` (the tree of ``roots[b]``) continues from the node
+    that holds its new root when that node is within two moves (passes not counted) of its last
+    root, or where :meth:`advance` moved it; the node's subtree (visits, values, priors,
+    children) is kept and moved to the start of the tree's row, so the rest of the row is free
+    again. Gumbel searches never reuse (sequential halving plans the whole budget of a fresh
+    root): they start fresh whatever ``reuse`` says.
+
+    Args:
+        game: the game searched.
+        batch_size: most roots per search (1 to 65,536).
+        config: the search's settings.
+        seed: seed of the noise and of the sampling with a temperature (an int >= 0); per-root
+            seeds given to :meth:`search` take its place.
+
+    Raises:
+        ValueError: a bad ``batch_size`` or ``seed``.
+    """
+
+    def __init__(
+        self, game: Game, batch_size: int, config: PUCTConfig | None = None, seed: int = 0
+    ) -> None:
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a boardzoo Game, got {game!r}")
+        self.game = game
+        self.batch_size = _integer("batch_size", batch_size, 1, 65_536)
+        self.config = config if config is not None else PUCTConfig()
+        if not isinstance(self.config, PUCTConfig):
+            raise ValueError(f"config must be a PUCTConfig, got {config!r}")
+        self.seed = _integer("seed", seed, 0)
+        self._rng = np.random.default_rng(self.seed)
+        self._squares = cell_squares(game)
+        self._numbers = _numbers(self.config)
+        self._kernels = compiled_steps(game)
+        self._forest: Tree | None = None
+        # Tree b holds a finished search (the root at node 0, priors without noise): reusable.
+        self._kept = np.zeros(self.batch_size, dtype=bool)
+        self._every_tree = np.ones(self.batch_size, dtype=bool)
+        rows = self.batch_size * self.config.leaves_per_tree
+        self._leaf_tree = np.zeros(rows, dtype=np.int64)
+        self._leaf_node = np.zeros(rows, dtype=np.int64)
+        self._leaf_row = np.zeros(rows, dtype=np.int64)
+        self._observations = np.zeros((rows, 2, game.rows, game.cols), dtype=np.float32)
+        self._masks = np.zeros((rows, game.num_actions), dtype=bool)
+        self.network_seconds = 0.0  # time spent in the evaluator by the last search
+
+    @property
+    def forest(self) -> Tree | None:
+        """The trees as the last search or :meth:`advance` left them (``None`` before any
+        search): tree ``b`` is row ``b`` of the search core's
+        :class:`~boardzoo.search.tree.Tree`, its root at node 0. For reading; the search owns
+        it."""
+        return self._forest
+
+    def _nodes_for(self, simulations: int | None, kept: int) -> int:
+        if self.config.max_nodes is not None:
+            return self.config.max_nodes
+        if simulations is None:  # a time limit: room for long searches of few trees
+            return max(_DEFAULT_MAX_NODES, min(_MAX_TIMED_NODES, _TIMED_NODES // self.batch_size))
+        children = min(self.game.num_actions, MAX_CHILDREN)
+        wanted = kept + 1 + (simulations + 1) * children
+        return max(MIN_NODES, min(_DEFAULT_MAX_NODES, wanted))
+
+    def _room(self, nodes: int) -> Tree:
+        """The forest, grown to ``nodes`` nodes a row if smaller (the kept trees copied over)."""
+        old = self._forest
+        if old is not None and old.s0.shape[1] >= nodes:
+            return old
+        forest = self._forest = new_tree(nodes, rows=self.batch_size)
+        if old is not None:
+            for b in np.flatnonzero(self._kept):
+                used = int(nodes_used(old, b))
+                for name in NODE_FIELDS:
+                    getattr(forest, name)[b, :used] = getattr(old, name)[b, :used]
+                share_free_nodes(forest, b, used)
+        return forest
+
+    def _reuse(self, roots: Sequence[BoardState]) -> np.ndarray:
+        """Re-root each kept tree at the node holding its new root; return which trees were."""
+        reused = np.zeros(len(roots), dtype=bool)
+        forest = self._forest
+        if forest is None or self.config.gumbel:
+            return reused
+        for b, state in enumerate(roots):
+            if not self._kept[b]:
+                continue
+            s0, s1 = bitboards(state)
+            node = find_position(forest, b, s0, s1, state.current_player, REUSE_MOVES)
+            if node == NO_NODE:
+                continue
+            if node != 0:
+                keep_subtree(forest, b, node)
+            reused[b] = True
+        return reused
+
+    def _prepare(
+        self, roots: Sequence[BoardState], simulations: int | None, reuse: bool
+    ) -> tuple[Tree, np.ndarray]:
+        n = len(roots)
+        reused = self._reuse(roots) if reuse else np.zeros(n, dtype=bool)
+        self._kept[:n] = reused  # the trees a larger forest must copy
+        kept = 0
+        if self._forest is not None and reused.any():
+            kept = max(int(nodes_used(self._forest, int(b))) for b in np.flatnonzero(reused))
+        forest = self._room(self._nodes_for(simulations, kept))
+        self._kept[:n] = False  # until this search has finished
+        fresh = np.flatnonzero(~reused).astype(np.int64)
+        bits = np.array([roots[int(b)].bitboards() for b in fresh], dtype=np.uint64).reshape(-1, 2)
+        players = np.array([roots[int(b)].current_player for b in fresh], dtype=np.int64)
+        init_roots(forest, fresh, bits[:, 0].copy(), bits[:, 1].copy(), players)
+        return forest, reused
+
+    def _check_roots(self, roots: Sequence[BoardState]) -> None:
+        if not 1 <= len(roots) <= self.batch_size:
+            raise ValueError(f"roots must hold 1..{self.batch_size} positions, got {len(roots)}")
+        for i, state in enumerate(roots):
+            if getattr(state, "game", None) is not self.game:
+                raise ValueError(f"roots[{i}] is not a position of {self.game!r}: {state!r}")
+            if state.is_terminal():
+                raise ValueError(f"roots[{i}] is a finished game: there is nothing to search")
+
+    def _step(self, forest: Tree, trees: int, leaves: int, active: np.ndarray,
+              evaluator: Evaluator, needs_states: bool, choice: Choice) -> None:  # fmt: skip
+        found, rows = self._kernels["select_leaves"](
+            forest, trees, leaves, active, self._numbers, choice, self.game.params,
+            self._squares, self.game.cols, self._leaf_tree, self._leaf_node, self._leaf_row,
+            self._observations, self._masks,
+        )  # fmt: skip
+        num_actions = self.game.num_actions
+        if rows:
+            start = time.perf_counter()
+            if needs_states:
+                states = self._leaf_states(forest, found)
+                logits, values = evaluator(  # type: ignore[call-arg]
+                    self._observations[:rows], self._masks[:rows], states=states
+                )
+            else:
+                logits, values = evaluator(self._observations[:rows], self._masks[:rows])
+            self.network_seconds += time.perf_counter() - start
+            logits = np.ascontiguousarray(logits, dtype=np.float32)
+            values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
+            if logits.shape != (rows, num_actions) or values.shape != (rows,):
+                raise ValueError(
+                    f"the evaluator must return logits [{rows}, {num_actions}] and values "
+                    f"[{rows}], got {logits.shape} and {values.shape}"
+                )
+        else:
+            logits = np.zeros((0, num_actions), np.float32)
+            values = np.zeros(0, np.float32)
+        self._kernels["expand_and_backup"](
+            forest, found, self._leaf_tree, self._leaf_node, self._leaf_row, logits, values,
+            self.game.params,
+        )  # fmt: skip
+
+    def _leaf_states(self, forest: Tree, found: int) -> list[BoardState]:
+        """The positions of this step's rows, for evaluators that ask for them."""
+        make = self.game.state_from_bitboards
+        states = []
+        for j in range(found):
+            if self._leaf_row[j] >= 0:
+                tree, node = self._leaf_tree[j], self._leaf_node[j]
+                states.append(
+                    make(int(forest.s0[tree, node]), int(forest.s1[tree, node]),
+                         int(forest.player[tree, node]))
+                )  # fmt: skip
+        return states
+
+    def _generators(self, n: int, seeds: Sequence[int] | None) -> list[np.random.Generator] | None:
+        if seeds is None:
+            return None
+        if len(seeds) != n:
+            raise ValueError(f"seeds must hold one seed per root ({n}), got {len(seeds)}")
+        return [np.random.default_rng(_integer("seed", s, 0)) for s in seeds]
+
+    def _draw(self, generators: list[np.random.Generator] | None, n: int, kind: str,
+              alpha: float = 1.0) -> np.ndarray:  # fmt: skip
+        size = self.game.num_actions
+        if generators is None:
+            if kind == "gumbel":
+                return self._rng.gumbel(size=(n, size))
+            return self._rng.standard_gamma(alpha, size=(n, size))
+        if kind == "gumbel":
+            return np.stack([g.gumbel(size=size) for g in generators])
+        return np.stack([g.standard_gamma(alpha, size=size) for g in generators])
+
+    def _add_dirichlet(
+        self, forest: Tree, n: int, draws: np.ndarray
+    ) -> list[tuple[int, slice, np.ndarray]]:
+        """Mix the noise into the root priors; return what to restore after the search."""
+        config = self.config
+        epsilon = config.dirichlet_epsilon
+        clean = []
+        for b in range(n):
+            count = int(forest.num_children[b, 0])
+            first = int(forest.first_child[b, 0])
+            if first == NO_NODE:
+                continue
+            children = slice(first, first + count)
+            clean.append((b, children, forest.prior[b, children].copy()))
+            noise = draws[b, forest.action[b, children]]
+            total = noise.sum()
+            noise = noise / total if total > 0 else np.full(count, 1.0 / count)
+            mixed = (1 - epsilon) * forest.prior[b, children].astype(np.float64) + epsilon * noise
+            forest.prior[b, children] = mixed
+        return clean
+
+    def search(
+        self,
+        roots: Sequence[BoardState],
+        evaluator: Evaluator,
+        simulations: int | None = None,
+        deadline: float | None = None,
+        add_noise: bool = False,
+        temperature: float = 0.0,
+        seeds: Sequence[int] | None = None,
+        reuse: bool = False,
+    ) -> SearchResult:
+        """Search every root with ``simulations`` simulations (or until ``deadline``).
+
+        Args:
+            roots: positions in play of the game, at most ``batch_size``; ``roots[b]`` is
+                searched in tree ``b``.
+            evaluator: the network (see :class:`~boardzoo.search.evaluators.Evaluator`).
+            simulations: new simulations below each root (>= 1); required by Gumbel (its
+                halving schedule is planned on it); ``None`` with a deadline: as many as fit.
+            deadline: a ``time.perf_counter()`` time after which no new step starts (the first
+                step always runs), or ``None``.
+            add_noise: PUCT: mix Dirichlet noise into the root priors (when the config has a
+                ``dirichlet_alpha``; a reused root gets fresh noise on its own priors, and the
+                priors are restored after the search); Gumbel: sample the Gumbel noise
+                (without it, the search is deterministic: the top-k actions by prior).
+            temperature: PUCT only: 0 plays the most visited action; above 0, a sample of the
+                visits raised to ``1 / temperature``.
+            seeds: one seed per root for its noise and sampling, so a root's search does not
+                depend on the other roots; ``None``: the search's own seeded stream.
+            reuse: PUCT only: continue tree ``b`` from the node holding ``roots[b]`` when its
+                previous search (or :meth:`advance`) left one within two moves of its root
+                (passes not counted) that was expanded; the rest start fresh.
+
+        Returns:
+            The :class:`SearchResult`; its ``reused`` and ``inherited`` say which trees were
+            continued and with how many visits of the root's actions.
+
+        Raises:
+            ValueError: bad roots, budget, temperature or seeds, or an evaluator's output of the
+                wrong shape.
+        """
+        start = time.perf_counter()
+        self._check_roots(roots)
+        if simulations is None and deadline is None:
+            raise ValueError("give simulations, a deadline, or both")
+        if simulations is not None:
+            simulations = _integer("simulations", simulations, 1)
+        if self.config.gumbel and simulations is None:
+            raise ValueError("Gumbel search needs a simulation budget (simulations=...)")
+        temperature = _number("temperature", temperature, 0.0)
+        if deadline is not None:
+            deadline = _number("deadline", deadline, -math.inf)
+        if not isinstance(reuse, (bool, np.bool_)):
+            raise ValueError(f"reuse must be True or False, got {reuse!r}")
+        n = len(roots)
+        generators = self._generators(n, seeds)
+        config = self.config
+        needs_states = bool(getattr(evaluator, "needs_states", False))
+        self.network_seconds = 0.0
+        forest, reused = self._prepare(roots, simulations, bool(reuse))
+        inherited = np.zeros(n, dtype=np.int64)
+        for b in np.flatnonzero(reused):
+            first = int(forest.first_child[b, 0])
+            inherited[b] = forest.visits[b, first : first + int(forest.num_children[b, 0])].sum()
+        table = considered_visits(config.gumbel_k, simulations or 1)
+        choice = new_choice(n, self.game.num_actions, table)
+        every = self._every_tree
+        self._step(forest, n, 1, ~reused, evaluator, needs_states, choice)  # the roots
+        clean: list[tuple[int, slice, np.ndarray]] = []
+        if add_noise and config.gumbel:
+            choice.gumbel[:] = config.gumbel_scale * self._draw(generators, n, "gumbel")
+        elif add_noise and config.dirichlet_alpha is not None:
+            draws = self._draw(generators, n, "dirichlet", config.dirichlet_alpha)
+            clean = self._add_dirichlet(forest, n, draws)
+        budget = simulations if simulations is not None else 2**62
+        done = 0
+        leaves = config.leaves_per_tree
+        while done < budget:
+            leaves = min(leaves, budget - done)
+            self._step(forest, n, leaves, every, evaluator, needs_states, choice)
+            done += leaves
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        num_actions = self.game.num_actions
+        visits = np.zeros((n, num_actions), dtype=np.int32)
+        q = np.full((n, num_actions), np.nan, dtype=np.float32)
+        policy = np.zeros((n, num_actions), dtype=np.float32)
+        prior = np.zeros((n, num_actions), dtype=np.float32)
+        action = np.zeros(n, dtype=np.int64)
+        root_value = np.zeros(n, dtype=np.float32)
+        _root_stats(
+            forest, n, config.gumbel, self._numbers, choice, visits, q, policy, prior, action,
+            root_value,
+        )  # fmt: skip
+        for tree, children, priors in clean:  # the kept trees hold the network's priors
+            forest.prior[tree, children] = priors
+        self._kept[:n] = True
+        if temperature > 0 and not config.gumbel:
+            action = self._sample(visits, temperature, generators)
+        return SearchResult(
+            visits=visits,
+            q=q,
+            root_value=root_value,
+            policy_target=policy,
+            action=action,
+            prior=prior,
+            simulations=done,
+            seconds=time.perf_counter() - start,
+            nodes=np.array([nodes_used(forest, b) for b in range(n)], dtype=np.int64),
+            network_seconds=self.network_seconds,
+            reused=reused,
+            inherited=inherited,
+        )
+
+    def warm_up(self, evaluator: Evaluator) -> None:
+        """Compile (or load from numba's cache) every kernel a search of this game runs, tree
+        reuse included, by searching the start position and then one of its children; call it
+        before any clock starts. No tree is left for a later ``reuse=True`` search.
+
+        Args:
+            evaluator: the network (any evaluator of this game).
+        """
+        root = self.game.initial_state()
+        chosen = self.search([root], evaluator, simulations=8).action[0]
+        if not self.config.gumbel:  # Gumbel never reuses its tree
+            child = root.apply(int(chosen))  # the most visited child: expanded, so reused
+            self.search([child], evaluator, simulations=2, reuse=True)
+        self._kept[:] = False
+
+    def advance(self, tree: int, actions: Sequence[int]) -> bool:
+        """Move tree ``tree``'s root down the moves ``actions`` played since its last search.
+
+        The subtree under the node reached is kept (moved to the start of the tree's row); the
+        next ``search(..., reuse=True)`` continues from it when its root is that position. When
+        the moves leave the tree (a node not expanded yet), the tree is dropped and the next
+        search of it starts fresh.
+
+        Args:
+            tree: which tree (0-based, below ``batch_size``).
+            actions: the moves, in order (the agent's and the opponent's, passes included).
+
+        Returns:
+            Whether the tree was kept.
+
+        Raises:
+            ValueError: a bad ``tree``, or an action that is not legal where it is played.
+        """
+        tree = _integer("tree", tree, 0, self.batch_size - 1)
+        forest = self._forest
+        if forest is None or not self._kept[tree]:
+            return False
+        node = 0
+        for i, action in enumerate(actions):
+            action = _integer(f"actions[{i}]", action, 0, self.game.num_actions - 1)
+            first = int(forest.first_child[tree, node])
+            if first == NO_NODE or forest.terminal[tree, node]:
+                self._kept[tree] = False
+                return False
+            count = int(forest.num_children[tree, node])
+            match = np.flatnonzero(forest.action[tree, first : first + count] == action)
+            if match.size == 0:
+                legal = sorted(forest.action[tree, first : first + count].tolist())
+                raise ValueError(
+                    f"actions[{i}]={action} is not legal there; legal actions: {legal}"
+                )
+            node = first + int(match[0])
+        if forest.first_child[tree, node] == NO_NODE or forest.terminal[tree, node]:
+            self._kept[tree] = False
+            return False
+        if node != 0:
+            keep_subtree(forest, tree, node)
+        return True
+
+    def principal_variation(self, tree: int = 0, max_length: int = 64) -> list[int]:
+        """The most visited line of tree ``tree`` of the last search: its actions from the root.
+
+        Each step takes the most visited child (the lower action on ties) and stops at a node
+        without visited children.
+
+        Args:
+            tree: which root of the last search (0-based).
+            max_length: the most actions returned.
+
+        Returns:
+            The actions, the root's move first (empty before any search).
+        """
+        forest = self._forest
+        if forest is None:
+            return []
+        tree = _integer("tree", tree, 0, self.batch_size - 1)
+        line: list[int] = []
+        node = 0
+        while len(line) < max_length and forest.first_child[tree, node] != NO_NODE:
+            first = int(forest.first_child[tree, node])
+            count = int(forest.num_children[tree, node])
+            visits = forest.visits[tree, first : first + count]
+            if visits.max() <= 0:
+                break
+            node = first + int(np.argmax(visits))
+            line.append(int(forest.action[tree, node]))
+        return line
+
+    def _sample(
+        self, visits: np.ndarray, temperature: float, generators: list[np.random.Generator] | None
+    ) -> np.ndarray:
+        counts = visits.astype(np.float64)
+        top = counts.max(axis=1, keepdims=True)
+        weights = np.where(counts > 0, (counts / np.maximum(top, 1)) ** (1.0 / temperature), 0.0)
+        weights /= weights.sum(axis=1, keepdims=True)
+        if generators is None:
+            draws = self._rng.random(len(visits))
+        else:
+            draws = np.array([g.random() for g in generators])
+        cumulative = np.cumsum(weights, axis=1)
+        # The first action whose cumulative weight passes the draw: always one with weight > 0.
+        picks = np.argmax(cumulative > draws[:, None] * cumulative[:, -1:], axis=1)
+        return picks.astype(np.int64)

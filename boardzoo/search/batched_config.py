@@ -1,0 +1,143 @@
+"""The settings and the results of AlphaZero's batched search (:mod:`boardzoo.search.batched`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardzoo.search.tree import MAX_CHILDREN, MAX_NODES, MIN_NODES
+
+__all__ = ["PUCTConfig", "SearchResult"]
+
+
+def _number(
+    name: str, value: Any, low: float, high: float = math.inf, low_open: bool = False
+) -> float:
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if ok and (not math.isfinite(float(value)) or not low <= float(value) <= high):
+        ok = False
+    if ok and low_open and float(value) == low:
+        ok = False
+    if not ok:
+        low_text = f"> {low}" if low_open else f">= {low}"
+        high_text = f" and <= {high}" if math.isfinite(high) else ""
+        raise ValueError(f"{name} must be a finite number {low_text}{high_text}, got {value!r}")
+    return float(value)
+
+
+def _integer(name: str, value: Any, low: int, high: int = 2**62) -> int:
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not ok or not low <= int(value) <= high:
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class PUCTConfig:
+    """How :class:`BatchedSearch` chooses; every value is checked when the config is made.
+
+    Args:
+        c_init: PUCT's exploration constant (AlphaZero's ``c_init``), > 0.
+        c_base: AlphaZero's schedule ``c_init + log((1 + N + c_base) / c_base)``; 0 keeps the
+            constant ``c_init``.
+        dirichlet_alpha: concentration of the Dirichlet noise mixed into the root priors when a
+            search is asked to add noise (PUCT only); ``None`` for none.
+        dirichlet_epsilon: weight of that noise, in ``[0, 1]``.
+        gumbel: choose at the root by Gumbel AlphaZero instead of PUCT (and below the root by
+            the deterministic improved-policy rule).
+        gumbel_k: root actions considered by Gumbel-top-k sampling (at least 1).
+        gumbel_scale: scale of the Gumbel noise when a search adds noise (>= 0).
+        c_visit: ``c_visit`` of the completed-Q transform (>= 0).
+        c_scale: ``c_scale`` of the completed-Q transform (>= 0).
+        virtual_loss: lost visits a pending descent adds to each node of its path while the
+            leaves of one step are collected (>= 0; used with ``leaves_per_tree > 1``).
+        leaves_per_tree: leaves collected from each tree per network call (1 to 256).
+        max_nodes: nodes each tree may hold (at least 65; :data:`BYTES_PER_NODE` bytes each,
+            touched only when used), or ``None``: enough for the simulation budget (at most
+            200,000), or for a search with only a deadline ``max(200,000, min(2**22, 2**24 /
+            batch_size))``. Once a tree is full its leaves are evaluated but not expanded.
+
+    Raises:
+        ValueError: a value out of range, naming it.
+    """
+
+    c_init: float = 1.25
+    c_base: float = 19652.0
+    dirichlet_alpha: float | None = None
+    dirichlet_epsilon: float = 0.25
+    gumbel: bool = False
+    gumbel_k: int = 16
+    gumbel_scale: float = 1.0
+    c_visit: float = 50.0
+    c_scale: float = 1.0
+    virtual_loss: float = 1.0
+    leaves_per_tree: int = 1
+    max_nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "c_init", _number("c_init", self.c_init, 0.0, low_open=True))
+        set_(self, "c_base", _number("c_base", self.c_base, 0.0))
+        if self.dirichlet_alpha is not None:
+            alpha = _number("dirichlet_alpha", self.dirichlet_alpha, 0.0, low_open=True)
+            set_(self, "dirichlet_alpha", alpha)
+        set_(self, "dirichlet_epsilon", _number("dirichlet_epsilon", self.dirichlet_epsilon, 0, 1))
+        if not isinstance(self.gumbel, (bool, np.bool_)):
+            raise ValueError(f"gumbel must be True or False, got {self.gumbel!r}")
+        set_(self, "gumbel", bool(self.gumbel))
+        set_(self, "gumbel_k", _integer("gumbel_k", self.gumbel_k, 1, MAX_CHILDREN))
+        set_(self, "gumbel_scale", _number("gumbel_scale", self.gumbel_scale, 0.0))
+        set_(self, "c_visit", _number("c_visit", self.c_visit, 0.0))
+        set_(self, "c_scale", _number("c_scale", self.c_scale, 0.0))
+        set_(self, "virtual_loss", _number("virtual_loss", self.virtual_loss, 0.0))
+        set_(self, "leaves_per_tree", _integer("leaves_per_tree", self.leaves_per_tree, 1, 256))
+        if self.max_nodes is not None:
+            set_(self, "max_nodes", _integer("max_nodes", self.max_nodes, MIN_NODES, MAX_NODES))
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What one :meth:`BatchedSearch.search` found, a row per root.
+
+    Attributes:
+        visits: int32 ``[B, A]``: visits of each root action.
+        q: float32 ``[B, A]``: mean value of each root action in ``[-1, 1]`` from the point of
+            view of the root's player to move; ``nan`` where unvisited.
+        root_value: float32 ``[B]``: mean of every value backed up through the root (its own
+            evaluation included), from the root mover's point of view.
+        policy_target: float32 ``[B, A]``: PUCT: the visit distribution; Gumbel: the improved
+            policy ``softmax(logits + sigma(completed Q))``. Zero on illegal actions, sums to 1.
+        action: int64 ``[B]``: PUCT: the most visited action (ties: higher mean value, then
+            lower action), or a sample of the visits with a temperature; Gumbel: the winner of
+            sequential halving.
+        prior: float32 ``[B, A]``: the root priors the search used (after noise).
+        simulations: simulations below each root.
+        seconds: wall time of the search.
+        nodes: int64 ``[B]``: nodes each tree holds.
+        network_seconds: the part of ``seconds`` spent inside the evaluator.
+        reused: bool ``[B]``: the tree continued a previous search (``search(reuse=True)``).
+        inherited: int64 ``[B]``: the visits of the root's actions it started with (0 when
+            fresh): ``visits.sum(axis=1) == inherited + simulations``.
+    """
+
+    visits: np.ndarray
+    q: np.ndarray
+    root_value: np.ndarray
+    policy_target: np.ndarray
+    action: np.ndarray
+    prior: np.ndarray
+    simulations: int
+    seconds: float
+    nodes: np.ndarray
+    network_seconds: float
+    reused: np.ndarray
+    inherited: np.ndarray
+
+    @property
+    def simulations_per_second(self) -> float:
+        """Simulations of all trees together per second."""
+        total = self.simulations * len(self.action)
+        return total / self.seconds if self.seconds > 0 else float("inf")
