@@ -22,10 +22,10 @@ import functools
 import numpy as np
 
 from boardzoo.agents.alphazero import shipped_model
-from boardzoo.az.model_io import load_model
-from boardzoo.az.network import TorchEvaluator
 from boardzoo.games.catalog import make_game
 from boardzoo.games.reversi import ReversiState
+from boardzoo.learned.model_io import load_model
+from boardzoo.learned.network import TorchEvaluator
 from boardzoo.search.evaluators import encode
 
 

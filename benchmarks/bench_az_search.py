@@ -39,9 +39,9 @@ import numpy as np
 import torch
 from _python_puct_loop import PythonPUCTLoop
 
-from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
 from boardzoo.bench import median_time
 from boardzoo.games import BoardState, Game, make_game
+from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
 from boardzoo.search.evaluators import encode
 

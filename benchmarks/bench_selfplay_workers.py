@@ -23,7 +23,6 @@ from pathlib import Path
 
 import torch
 
-from boardzoo.az.network import AZNet, NetConfig
 from boardzoo.az.selfplay import SelfPlayConfig
 from boardzoo.az.selfplay_pool import (
     ProcessSelfPlayPool,
@@ -35,6 +34,7 @@ from boardzoo.az.selfplay_pool import (
     weights_of,
 )
 from boardzoo.games.catalog import make_game
+from boardzoo.learned.network import AZNet, NetConfig
 from boardzoo.search.batched import PUCTConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

@@ -5,7 +5,7 @@
     python experiments/ppo_selfplay.py --quick          # a smoke run of a few updates (its
                                                         # evaluations play in this process)
 
-The learner is a policy-value network (:class:`boardzoo.az.network.AZNet`, ``--channels``,
+The learner is a policy-value network (:class:`boardzoo.learned.network.AZNet`, ``--channels``,
 ``--blocks``) trained by PPO with clipped objective, generalized advantage estimation and
 action masking (illegal actions get no probability) on ``--num-envs`` games of the batched env
 (:mod:`boardzoo.vector`), stepped in one compiled call. Each episode's opponent is drawn from a
@@ -152,7 +152,7 @@ class Run:
     def __init__(self, args: Args, folder: Path) -> None:
         import torch
 
-        from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
+        from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator
         from boardzoo.vector import BoardGameVectorEnv, TorchPolicy
 
         self.args, self.folder = args, folder
@@ -186,7 +186,7 @@ class Run:
     def save(self) -> None:
         import torch
 
-        from boardzoo.az.model_io import atomic_torch_save, save_model
+        from boardzoo.learned.model_io import atomic_torch_save, save_model
 
         metadata = {"trained_by": "experiments/ppo_selfplay.py", "update": self.update,
                     "steps": self.steps, "minutes": round(self.seconds / 60, 2),

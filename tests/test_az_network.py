@@ -1,5 +1,5 @@
-"""The AlphaZero network, its evaluator, device choice and model files (boardzoo.az.network,
-boardzoo.az.model_io): shapes for every game, eval-mode numpy evaluation, configs, and model
+"""The AlphaZero network, its evaluator, device choice and model files (boardzoo.learned.network,
+boardzoo.learned.model_io): shapes for every game, eval-mode numpy evaluation, configs, and model
 files that load without ever unpickling code."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import torch
 
-from boardzoo.az.model_io import ModelFileError, config_path, load_model, save_model
-from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator, pick_device
 from boardzoo.games import make_game
 from boardzoo.games.spec import Game
+from boardzoo.learned.model_io import ModelFileError, config_path, load_model, save_model
+from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator, pick_device
 
 torch.set_num_threads(1)
 

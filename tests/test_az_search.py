@@ -438,7 +438,7 @@ def test_gumbel_with_several_leaves_a_step_keeps_the_budget() -> None:
 
 
 def test_searches_with_the_torch_network() -> None:
-    network = pytest.importorskip("boardzoo.az.network")
+    network = pytest.importorskip("boardzoo.learned.network")
     game = GAMES["reversi6"]
     torch.manual_seed(0)
     net = network.AZNet(network.NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))

@@ -8,7 +8,6 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator  # noqa: E402
 from boardzoo.az.selfplay import SelfPlayConfig, play_games  # noqa: E402
 from boardzoo.az.selfplay_pool import (  # noqa: E402
     ProcessSelfPlayPool,
@@ -20,6 +19,7 @@ from boardzoo.az.selfplay_pool import (  # noqa: E402
 )
 from boardzoo.az.train import QUICK, settings_from, train  # noqa: E402
 from boardzoo.games.catalog import make_game  # noqa: E402
+from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator  # noqa: E402
 from boardzoo.search.batched import BatchedSearch, PUCTConfig  # noqa: E402
 
 

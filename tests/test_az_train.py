@@ -162,8 +162,8 @@ def test_the_command_rejects_bad_input_in_one_line(tmp_path):
 @pytest.fixture(scope="module")
 def tiny_models(tmp_path_factory):
     """An untrained tiny network per game (legal play does not need a trained one)."""
-    from boardzoo.az.model_io import save_model
-    from boardzoo.az.network import AZNet, NetConfig
+    from boardzoo.learned.model_io import save_model
+    from boardzoo.learned.network import AZNet, NetConfig
 
     folder = tmp_path_factory.mktemp("models")
     torch.manual_seed(0)

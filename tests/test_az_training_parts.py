@@ -17,9 +17,9 @@ import pytest
 import torch
 
 from boardzoo.az.learner import Learner, load_learner, save_learner
-from boardzoo.az.network import AZNet, NetConfig
 from boardzoo.az.replay import Batch, ReplayBuffer
 from boardzoo.games import TicTacToeState, make_game
+from boardzoo.learned.network import AZNet, NetConfig
 
 torch.set_num_threads(1)
 TTT = make_game("tictactoe")

@@ -294,8 +294,8 @@ def test_ppo_selfplay_quick_trains_evaluates_and_resumes(tmp_path):
 @pytest.mark.slow
 def test_the_ladder_and_mcts_vs_rl_take_boardzoo_model_files(tmp_path):
     """A boardzoo model (.pt with its .json) plays by its policy and as AlphaZero's search."""
-    from boardzoo.az.model_io import save_model
-    from boardzoo.az.network import AZNet, NetConfig
+    from boardzoo.learned.model_io import save_model
+    from boardzoo.learned.network import AZNet, NetConfig
 
     model = tmp_path / "tiny" / "model.pt"
     save_model(model, AZNet(NetConfig("reversi", {"board_size": 6}, channels=4, blocks=0)))

@@ -120,3 +120,51 @@ def test_a_full_tree_goes_on_from_its_leaves():
     assert int(search.tree.visits[0, 0]) == 2000
     assert search.nodes_used() <= tr.MIN_NODES
     assert np.all(search.tree.visits[0, : search.nodes_used()] >= 0)
+
+
+def _subpackage_imports() -> dict[str, set[str]]:
+    """Which subpackages (or top-level modules) of boardzoo each one imports, at module level or
+    inside functions, read from the source (the facts: the files as written)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "boardzoo"
+    graph: dict[str, set[str]] = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts == ("__init__",):
+            continue  # the package root: it imports the games and the registration hook only
+        own = parts[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                pieces = name.split(".")
+                if pieces[0] == "boardzoo" and len(pieces) > 1 and pieces[1] != own:
+                    graph.setdefault(own, set()).add(pieces[1])
+    return graph
+
+
+def test_no_subpackage_imports_one_that_imports_it_back():
+    graph = _subpackage_imports()
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, stack = set(), [start]
+        while stack:
+            node = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return False
+
+    cycles = sorted(name for name in graph if reaches(name, name))
+    assert not cycles, f"import cycles through {cycles}: {graph}"
+    # The search core sits below the agents and AlphaZero's training, and imports neither.
+    assert graph["search"] <= {"games", "learned"}
+    assert graph["agents"] <= {"games", "learned", "search"}

@@ -3,7 +3,7 @@
     agent = AlphaZeroAgent("runs/az8/model.pt", time_limit=1.0)
     agent.act(env); agent.last_search
 
-The network comes from a model file written by :func:`boardzoo.az.model_io.save_model` (plain
+The network comes from a model file written by :func:`boardzoo.learned.model_io.save_model` (plain
 tensors and a JSON config, loaded with ``torch.load(weights_only=True)``: loading one never runs
 code), or from the models shipped inside the package, by name (``"reversi-8x8"``), or chosen by
 the game being played when no model is given. torch is imported when the agent first prepares
@@ -17,16 +17,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from boardzoo.agents import _checks as checks
-from boardzoo.agents._batched_info import root_moves, search_info
 from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, board_state, env_state, legal_or_raise
-from boardzoo.agents.mcts.info import SearchInfo
+from boardzoo.agents.search_info import SearchInfo, root_moves, search_info
 from boardzoo.games.spec import Game
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
 
 __all__ = ["SHIPPED_MODELS_DIR", "AlphaZeroAgent", "shipped_model", "shipped_name"]
 
 # The models shipped with the package: <name>.pt and <name>.json, named by shipped_name(game).
-SHIPPED_MODELS_DIR = Path(__file__).resolve().parent.parent / "az" / "models"
+SHIPPED_MODELS_DIR = Path(__file__).resolve().parent.parent / "learned" / "models"
 _SEARCHES = ("puct", "gumbel")
 
 
@@ -133,9 +133,8 @@ class AlphaZeroAgent(Agent):
         """Load the network for ``game`` and compile (or load) its search, before any clock."""
         if game in self._players:
             return
-        from boardzoo.az.model_io import load_model
-        from boardzoo.az.network import TorchEvaluator, pick_device
-        from boardzoo.search.batched import BatchedSearch, PUCTConfig
+        from boardzoo.learned.model_io import load_model  # (torch, an optional dependency)
+        from boardzoo.learned.network import TorchEvaluator, pick_device
 
         net, _, _ = load_model(
             self._model_file(game), device=pick_device(self.device, set_threads=False), game=game

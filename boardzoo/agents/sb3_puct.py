@@ -14,15 +14,13 @@ Warning: loading the model runs pickled code; only load model files you trust.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from boardzoo.agents.base import Seed
 from boardzoo.agents.mcts.agent import MCTSAgent
 from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
 from boardzoo.games.spec import Game
-
-if TYPE_CHECKING:
-    from boardzoo.search.evaluators import Evaluator
+from boardzoo.search.evaluators import Evaluator, SB3Evaluator
 
 __all__ = ["SB3PUCTAgent"]
 
@@ -93,8 +91,6 @@ class SB3PUCTAgent(MCTSAgent):
 
     def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
         """The policy, evaluated once per batch of leaves (value head or playouts)."""
-        from boardzoo.search.evaluators import SB3Evaluator
-
         return SB3Evaluator(self.policy, self.value_head, self.rollout, seed)
 
     def prepare(self, game: Game) -> None:

@@ -4,7 +4,10 @@ The search it trains with is the search core's batched AlphaZero search
 (:mod:`boardzoo.search.batched`, with what it asks of a network in
 :mod:`boardzoo.search.evaluators`). This package's root imports no torch: the torch parts (the
 network :class:`AZNet`, :class:`TorchEvaluator`, the model files, the :class:`Learner`) are
-exported, but torch is imported only when one of them is first used.
+exported, but torch is imported only when one of them is first used. The network and its model
+files live in :mod:`boardzoo.learned` (:mod:`~boardzoo.learned.network`,
+:mod:`~boardzoo.learned.model_io`) beside the n-tuple nets, so the ``az`` agent reads them
+without importing this training package.
 """
 
 from typing import Any
@@ -16,16 +19,16 @@ from boardzoo.az.train import TrainSettings, TrainSummary, train
 
 # Exported names that need torch: imported from their module on first use.
 _LAZY = {
-    "AZNet": "network",
-    "NetConfig": "network",
-    "TorchEvaluator": "network",
-    "pick_device": "network",
-    "ModelFileError": "model_io",
-    "load_model": "model_io",
-    "save_model": "model_io",
-    "Learner": "learner",
-    "load_learner": "learner",
-    "save_learner": "learner",
+    "AZNet": "boardzoo.learned.network",
+    "NetConfig": "boardzoo.learned.network",
+    "TorchEvaluator": "boardzoo.learned.network",
+    "pick_device": "boardzoo.learned.network",
+    "ModelFileError": "boardzoo.learned.model_io",
+    "load_model": "boardzoo.learned.model_io",
+    "save_model": "boardzoo.learned.model_io",
+    "Learner": "boardzoo.az.learner",
+    "load_learner": "boardzoo.az.learner",
+    "save_learner": "boardzoo.az.learner",
 }
 
 
@@ -33,7 +36,7 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(f"boardzoo.az.{_LAZY[name]}"), name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'boardzoo.az' has no attribute {name!r}")
 
 

@@ -24,10 +24,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F  # noqa: N812
 
-from boardzoo.az.model_io import atomic_torch_save
-from boardzoo.az.network import AZNet
 from boardzoo.az.replay import Batch
 from boardzoo.az.symmetry import symmetries
+from boardzoo.learned.model_io import atomic_torch_save
+from boardzoo.learned.network import AZNet
 
 __all__ = ["OPTIMIZERS", "Learner", "load_learner", "save_learner"]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.az._files import atomic_write
+from boardzoo.learned.files import atomic_write
 
 __all__ = ["Batch", "ReplayBuffer"]
 

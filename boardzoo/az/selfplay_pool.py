@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator
 from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
 from boardzoo.games.catalog import make_game
+from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
 
 __all__ = [

@@ -25,7 +25,7 @@ an uninterrupted one (on the CPU). The budgets (``minutes``, ``iterations``) cou
 run, resumes included: resuming a killed run finishes it; raise them to train further.
 
 Model files hold plain tensors plus a JSON config and load with ``torch.load(weights_only=True)``
-(:mod:`boardzoo.az.model_io`): loading a model never runs code.
+(:mod:`boardzoo.learned.model_io`): loading a model never runs code.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from boardzoo.az._files import atomic_write, atomic_write_text
+from boardzoo.learned.files import atomic_write, atomic_write_text
 
 __all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "TrainSummary", "settings_from", "train"]
 
@@ -407,8 +407,6 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     import torch
 
     from boardzoo.az.learner import Learner, load_learner, save_learner
-    from boardzoo.az.model_io import save_model
-    from boardzoo.az.network import AZNet, NetConfig, TorchEvaluator, pick_device
     from boardzoo.az.replay import ReplayBuffer
     from boardzoo.az.selfplay import SelfPlayConfig, play_games
     from boardzoo.az.selfplay_pool import (
@@ -419,6 +417,8 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
         weights_of,
     )
     from boardzoo.games.catalog import make_game
+    from boardzoo.learned.model_io import save_model
+    from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator, pick_device
     from boardzoo.search.batched import BatchedSearch, PUCTConfig
     from boardzoo.search.evaluators import encode
 

@@ -61,6 +61,7 @@ from boardzoo.games.state import BoardState
 from boardzoo.search.batched_config import PUCTConfig, SearchResult, _integer, _number
 from boardzoo.search.evaluators import Evaluator, cell_squares
 from boardzoo.search.loop import compiled_steps
+from boardzoo.search.memory import new_memory
 from boardzoo.search.options import (
     N_C,
     N_C_BASE,
@@ -88,6 +89,7 @@ from boardzoo.search.tree import (
     init_roots,
     new_tree,
     nodes_used,
+    rows_used,
     share_free_nodes,
 )
 
@@ -203,7 +205,8 @@ class BatchedSearch:
         self._rng = np.random.default_rng(self.seed)
         self._squares = cell_squares(game)
         self._numbers = _numbers(self.config)
-        self._kernels = compiled_steps(game)
+        self._memory = new_memory()  # AlphaZero's rules read none: the loop's argument
+        self._kernels = compiled_steps(game, self.config.gumbel)
         self._forest: Tree | None = None
         # Tree b holds a finished search (the root at node 0, priors without noise): reusable.
         self._kept = np.zeros(self.batch_size, dtype=bool)
@@ -294,7 +297,7 @@ class BatchedSearch:
     def _step(self, forest: Tree, trees: int, leaves: int, active: np.ndarray,
               evaluator: Evaluator, needs_states: bool, choice: Choice) -> None:  # fmt: skip
         found, rows = self._kernels["select_leaves"](
-            forest, trees, leaves, active, self._numbers, choice, self.game.params,
+            forest, trees, leaves, active, self._numbers, self._memory, choice, self.game.params,
             self._squares, self.game.cols, self._leaf_tree, self._leaf_node, self._leaf_row,
             self._observations, self._masks,
         )  # fmt: skip
@@ -484,7 +487,7 @@ class BatchedSearch:
             prior=prior,
             simulations=done,
             seconds=time.perf_counter() - start,
-            nodes=np.array([nodes_used(forest, b) for b in range(n)], dtype=np.int64),
+            nodes=rows_used(forest, n),
             network_seconds=self.network_seconds,
             reused=reused,
             inherited=inherited,

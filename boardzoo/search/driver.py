@@ -186,7 +186,10 @@ class TreeSearch:
     def run(self, simulations: int, deadline: float | None) -> int:
         """Run ``simulations`` simulations, or fewer if ``deadline`` (perf_counter) comes first."""
         if self.game is None:
-            return foreign.run(self, simulations, deadline)
+            grown = foreign.ForeignTree(
+                self.tree, self.states, self.rules, self.memory, self.choice, self.np_rng
+            )
+            return foreign.run(grown, simulations, deadline)
         game = self.game
         loop = compiled_loop(game, self.rules)
         numbers = self.rules.numbers(game.spec.evaluation_scale)

@@ -7,7 +7,7 @@ the value of each position for the player to move. :func:`encode` makes that inp
 from its bitboards (with :func:`cell_squares`, the game's map from kernel cells to squares).
 
 :class:`UniformEvaluator` needs no network (equal logits, value 0). The network itself, a torch
-module, is in :mod:`boardzoo.az.network` (this module imports no torch).
+module, is in :mod:`boardzoo.learned.network` (this module imports no torch).
 
 Two more let other knowledge guide the search; they ask for the positions themselves
 (``needs_states = True``: the search then passes ``states=[BoardState, ...]``, one per row).

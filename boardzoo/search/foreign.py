@@ -10,7 +10,7 @@ the tree, indexed by node), and a leaf is scored by a uniformly random playout.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,13 +18,13 @@ from boardzoo.games.spec import DRAW
 from boardzoo.games.state import GameState
 from boardzoo.search import tree as tr
 from boardzoo.search.loop import MAX_SEQUENCE, generic_steps
+from boardzoo.search.memory import Memory
+from boardzoo.search.options import Rules
 from boardzoo.search.positions import result_code
 from boardzoo.search.reroot import subtree_order
+from boardzoo.search.select import Choice
 
-if TYPE_CHECKING:
-    from boardzoo.search.driver import TreeSearch
-
-__all__ = ["run", "subtree_states"]
+__all__ = ["ForeignTree", "run", "subtree_states"]
 
 NO_CELL = -2  # a foreign game's move fills no known cell (and is never taken for a pass)
 
@@ -35,25 +35,41 @@ def subtree_states(tree: tr.Tree, node: int) -> np.ndarray:
     return origin
 
 
-def run(search: TreeSearch, simulations: int, deadline: float | None) -> int:
+class ForeignTree(NamedTuple):
+    """What the Python-driven loop grows: row 0 of ``tree``, the position of each of its nodes
+    (``states[node]``), the rules, the search memory and Gumbel's (unread) choice, and the
+    random stream of expansion orders and playouts."""
+
+    tree: tr.Tree
+    states: list[GameState | None]
+    rules: Rules
+    memory: Memory
+    choice: Choice
+    rng: np.random.Generator
+
+
+def run(search: ForeignTree, simulations: int, deadline: float | None) -> int:
     """Run up to ``simulations`` simulations of a foreign game's tree; stop at ``deadline``."""
     steps = generic_steps(search.rules)
     descend, open_first, backup = steps["descend"], steps["open_first"], steps["backup"]
-    tree = search.tree
-    numbers = search.rules.numbers(1.0)
+    tree, rules = search.tree, search.rules
+    numbers = rules.numbers(1.0)
     path = np.empty(MAX_SEQUENCE, dtype=np.int64)
     cells = np.empty(MAX_SEQUENCE, dtype=np.int64)
     players = np.empty(MAX_SEQUENCE, dtype=np.int64)
-    choice = search.choice
     done = 0
     while done < simulations:
-        if search.root_proven() or (deadline is not None and time.perf_counter() >= deadline):
+        if rules.solver and tr.is_solved(tree, 0, 0):
             break
-        depth, expandable = descend(tree, 0, path, cells, players, numbers, search.memory, choice)
-        if expandable and _expand(search, int(path[depth - 1])):
-            depth = open_first(tree, 0, path, depth, cells, players)
-        leaf = int(path[depth - 1])
-        if tree.terminal[0, leaf] or (search.rules.solver and tr.is_solved(tree, 0, leaf)):
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        leaf, depth, expandable = descend(
+            tree, 0, path, cells, players, numbers, search.memory, search.choice
+        )
+        if expandable and _expand(search, int(leaf)):
+            leaf, depth = open_first(tree, 0, leaf, depth, path, cells, players)
+        leaf = int(leaf)
+        if tree.terminal[0, leaf] or (rules.solver and tr.is_solved(tree, 0, leaf)):
             score0 = float(tr.score_for(int(tree.pess[0, leaf]), 0))
         else:
             score0 = _playout(search, leaf)
@@ -62,13 +78,13 @@ def run(search: TreeSearch, simulations: int, deadline: float | None) -> int:
     return done
 
 
-def _state(search: TreeSearch, node: int) -> GameState:
+def _state(search: ForeignTree, node: int) -> GameState:
     state = search.states[node]
     assert state is not None
     return state
 
 
-def _expand(search: TreeSearch, node: int) -> bool:
+def _expand(search: ForeignTree, node: int) -> bool:
     """Make ``node``'s children, in random order; False if the tree is full."""
     tree, state = search.tree, _state(search, node)
     actions = state.legal_actions()
@@ -77,7 +93,7 @@ def _expand(search: TreeSearch, node: int) -> bool:
     if first == tr.NO_NODE:
         return False
     prior = 1.0 / count
-    order = search.np_rng.permutation(count)
+    order = search.rng.permutation(count)
     states = search.states
     if len(states) < first + count:
         states.extend([None] * (first + count - len(states)))
@@ -97,10 +113,10 @@ def _expand(search: TreeSearch, node: int) -> bool:
     return True
 
 
-def _playout(search: TreeSearch, node: int) -> float:
+def _playout(search: ForeignTree, node: int) -> float:
     """Player 0's score of one uniformly random playout from ``node``."""
     state = _state(search, node)
-    rng = search.np_rng
+    rng = search.rng
     while not state.is_terminal():
         actions = state.legal_actions()
         state = state.apply(actions[int(rng.integers(len(actions)))])

@@ -39,7 +39,7 @@ from boardzoo.search import expand as expansion
 from boardzoo.search.backup import backup, update_amaf
 from boardzoo.search.evaluate import evaluate_leaf, write_leaf
 from boardzoo.search.expand import expand, expand_priors, new_scratch
-from boardzoo.search.memory import empty_memory, update_criticality, update_replies
+from boardzoo.search.memory import update_criticality, update_replies
 from boardzoo.search.options import (
     N_WIDEN_ALPHA,
     N_WIDEN_K,
@@ -78,15 +78,17 @@ RECORDS = False
 def descend(tree, b, path, cells, players, numbers, memory, choice):
     """Walk row ``b`` from the root to where this simulation leaves the tree.
 
-    Fills ``path`` (and, when moves are recorded, ``cells`` and ``players``) and returns
-    ``(depth, expandable)``: the path's length, and whether its last node is a leaf in play to
-    expand now. UCT opens one child a visit (with progressive widening at most ``ceil(k * n **
-    alpha)``), the child just opened ending the walk, and expands a leaf on its second visit
-    (the root on its first); AlphaZero's rules choose among all the children and expand a leaf
-    on its first visit. With virtual loss every node of the path counts the walk as pending:
-    UCT's threads mark each node as the walk enters it, so a thread racing down the same path
-    sees it at once; the batched search marks the path when the walk ends, so a walk sees only
-    the other walks of its step, as the reference PUCT does.
+    Returns ``(leaf, depth, expandable)``: the node reached, the length of the path to it, and
+    whether it is a leaf in play to expand now. UCT opens one child a visit (with progressive
+    widening at most ``ceil(k * n ** alpha)``), the child just opened ending the walk, and
+    expands a leaf on its second visit (the root on its first); AlphaZero's rules choose among
+    all the children and expand a leaf on its first visit. The path is kept in ``path`` (and
+    the moves in ``cells`` and ``players``) only where a rule reads it (RAVE).
+
+    With virtual loss every node of the path counts the walk as pending: UCT's threads mark
+    each node as the walk enters it, so a thread racing down the same path sees it at once; the
+    batched search marks the path when the walk ends, so a walk sees only the other walks of its
+    step, as the reference PUCT does.
     """
     node = 0
     path[0] = 0
@@ -102,12 +104,15 @@ def descend(tree, b, path, cells, players, numbers, memory, choice):
         if first == NO_NODE:
             expandable = RULE != RULE_UCT or tree.visits[b, node] > 0 or node == 0
             break
-        opened = tree.num_expanded[b, node]
-        limit = np.int64(tree.num_children[b, node])
-        if WIDENING:
-            visits = max(tree.visits[b, node], 1)
-            widened = np.ceil(numbers[N_WIDEN_K] * visits ** numbers[N_WIDEN_ALPHA])
-            limit = min(limit, max(1, np.int64(widened)))
+        opened = np.int64(0)
+        limit = np.int64(0)  # AlphaZero's rules open every child at once
+        if RULE == RULE_UCT:
+            opened = np.int64(tree.num_expanded[b, node])
+            limit = np.int64(tree.num_children[b, node])
+            if WIDENING:
+                visits = max(tree.visits[b, node], 1)
+                widened = np.ceil(numbers[N_WIDEN_K] * visits ** numbers[N_WIDEN_ALPHA])
+                limit = min(limit, max(1, np.int64(widened)))
         if opened < limit:
             tree.num_expanded[b, node] = opened + 1
             child = first + opened
@@ -122,20 +127,22 @@ def descend(tree, b, path, cells, players, numbers, memory, choice):
             players[depth - 1] = tree.player[b, node]
         if marking:
             tree.pending[b, child] += 1
-        path[depth] = child
+        if RAVE:
+            path[depth] = child
         depth += 1
         node = child
         if opened < limit:
             break  # the child just opened is this simulation's leaf
     if PENDING and not marking:
-        for i in range(depth):
-            tree.pending[b, path[i]] += 1
-    return depth, expandable
+        up = node
+        while up != NO_NODE:
+            tree.pending[b, up] += 1
+            up = tree.parent[b, up]
+    return node, depth, expandable
 
 
-def open_first(tree, b, path, depth, cells, players):
-    """Open the first child of the just expanded leaf ``path[depth - 1]``; return the depth."""
-    node = path[depth - 1]
+def open_first(tree, b, node, depth, path, cells, players):
+    """Open the first child of the just expanded leaf ``node``; return it and the depth."""
     child = tree.first_child[b, node]
     tree.num_expanded[b, node] = 1
     if RECORDS:
@@ -143,8 +150,9 @@ def open_first(tree, b, path, depth, cells, players):
         players[depth - 1] = tree.player[b, node]
     if PENDING:
         tree.pending[b, child] += 1
-    path[depth] = child
-    return depth + 1
+    if RAVE:
+        path[depth] = child
+    return child, depth + 1
 
 
 def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
@@ -162,14 +170,11 @@ def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
     while done < count:
         if SOLVER and is_solved(tree, b, 0):
             break
-        depth, expandable = descend(tree, b, path, cells, players, numbers, memory, choice)
+        leaf, depth, expandable = descend(tree, b, path, cells, players, numbers, memory, choice)
         if expandable:
-            expanded, rng = expand(
-                tree, b, path[depth - 1], thread, scratch, params, numbers, net, rng
-            )
+            expanded, rng = expand(tree, b, leaf, thread, scratch, params, numbers, net, rng)
             if expanded:
-                depth = open_first(tree, b, path, depth, cells, players)
-        leaf = path[depth - 1]
+                leaf, depth = open_first(tree, b, leaf, depth, path, cells, players)
         length = depth - 1
         finished = True
         f0, f1 = tree.s0[b, leaf], tree.s1[b, leaf]
@@ -192,7 +197,7 @@ def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
     return done, rng
 
 
-def select_leaves(tree, trees, leaves, active, numbers, choice, params, squares, cols,
+def select_leaves(tree, trees, leaves, active, numbers, memory, choice, params, squares, cols,
                   leaf_tree, leaf_node, leaf_row, observations, masks):  # fmt: skip
     """The first half of a batched step: walk each of the first ``trees`` trees with
     ``active[b]`` set down to ``leaves`` leaves; write the input of those to evaluate.
@@ -203,15 +208,13 @@ def select_leaves(tree, trees, leaves, active, numbers, choice, params, squares,
     virtual losses. Returns the number of leaves and of rows written.
     """
     path = np.empty(MAX_SEQUENCE, dtype=np.int64)
-    memory = empty_memory()  # AlphaZero's rules read no search memory
     found = 0
     rows = 0
     for b in range(trees):
         if not active[b]:
             continue
         for _ in range(leaves):
-            depth, _ = descend(tree, b, path, path, path, numbers, memory, choice)
-            node = path[depth - 1]
+            node, _, _ = descend(tree, b, path, path, path, numbers, memory, choice)
             leaf_tree[found] = b
             leaf_node[found] = node
             if tree.terminal[b, node]:
@@ -245,6 +248,7 @@ def expand_and_backup(tree, found, leaf_tree, leaf_node, leaf_row, logits, value
 
 _TEMPLATES = (
     simulate,
+    select_az,
     select_leaves,
     expand_and_backup,
     descend,
@@ -265,7 +269,7 @@ _TEMPLATES = (
 
 
 # Small and called once a simulation or once a level: inlined, so no call passes the tree's arrays.
-_INLINE = ("descend", "open_first", "select_uct", "update_minimax", "backup")
+_INLINE = ("descend", "open_first", "select_uct", "select_az", "update_minimax", "backup")
 Switches = tuple[tuple[str, int | bool], ...]
 
 
@@ -279,14 +283,11 @@ def compiled_loop(game: Game, rules: Rules) -> Any:
     return _compiled(game, tuple(sorted(rules.constants().items())))["simulate"]
 
 
-# The switches of AlphaZero's batched search: its rule, and virtual loss for several leaves a step.
-AZ_SWITCHES: Switches = (("PENDING", True), ("RULE", RULE_AZ))
-
-
-def compiled_steps(game: Game) -> dict[str, Any]:
+def compiled_steps(game: Game, gumbel: bool) -> dict[str, Any]:
     """:func:`select_leaves` and :func:`expand_and_backup` compiled for ``game`` with
-    AlphaZero's rules (cached): the halves of a batched step."""
-    return _compiled(game, AZ_SWITCHES)
+    AlphaZero's rules, PUCT or Gumbel (cached): the halves of a batched step. Virtual loss is
+    always on (several leaves a step)."""
+    return _compiled(game, (("GUMBEL", gumbel), ("PENDING", True), ("RULE", RULE_AZ)))
 
 
 @cache

@@ -40,14 +40,6 @@ def new_memory() -> Memory:
 
 
 @njit(cache=True, nogil=True)
-def empty_memory():
-    """:func:`new_memory`, made in compiled code."""
-    return Memory(
-        np.full((2, PASS_SLOT + 1), NO_REPLY, dtype=np.int64), np.zeros((4, 64), dtype=np.float64)
-    )
-
-
-@njit(cache=True, nogil=True)
 def clear_memory(memory):
     """Forget the last good replies and the criticality counts (a new search starts)."""
     memory.lgr[:] = NO_REPLY

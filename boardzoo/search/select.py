@@ -61,6 +61,7 @@ MINIMAX = False
 BIAS = False
 CRITICALITY = False
 PENDING = False
+GUMBEL = False
 
 
 def select_uct(tree, b, node, numbers, memory):
@@ -313,12 +314,11 @@ def gumbel_root_child(tree, b, numbers, choice, k):
     return best if best != NO_NODE else fallback
 
 
-@njit(cache=True, nogil=True, inline="always")
 def select_az(tree, b, node, numbers, choice):
-    """PUCT's child of ``node``, or Gumbel AlphaZero's (sequential halving at the root)."""
-    k = np.int64(numbers[N_GUMBEL])
-    if k == 0:
+    """PUCT's child of ``node``, or with the ``GUMBEL`` switch Gumbel AlphaZero's (sequential
+    halving at the root); a template, so a PUCT copy holds no Gumbel code."""
+    if not GUMBEL:
         return select_puct(tree, b, node, numbers)
     if node == 0:
-        return gumbel_root_child(tree, b, numbers, choice, k)
+        return gumbel_root_child(tree, b, numbers, choice, np.int64(numbers[N_GUMBEL]))
     return gumbel_interior_child(tree, b, node, numbers, choice)

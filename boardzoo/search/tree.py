@@ -48,6 +48,7 @@ __all__ = [
     "new_tree",
     "nodes_used",
     "reserve",
+    "rows_used",
     "score_for",
     "share_free_nodes",
     "update_bounds",
@@ -189,6 +190,13 @@ def init_roots(tree, rows, s0, s1, player):
         init_root(tree, b, s0[i], s1[i], player[i], 0, 0)
         tree.raw_value[b, 0] = 0.0
         tree.logp[b, 0] = 0.0
+
+
+def rows_used(tree: Tree, rows: int) -> np.ndarray:
+    """:func:`nodes_used` of the first ``rows`` rows at once (int64, computed by numpy)."""
+    alloc = tree.alloc[:rows]
+    grown = (alloc[:, :, NEXT] - alloc[:, :, START]).sum(axis=1)
+    return np.asarray(alloc[:, 0, KEPT] + grown, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)

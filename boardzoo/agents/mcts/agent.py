@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -34,17 +34,15 @@ from boardzoo.agents._checks import (
 )
 from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, env_state, make_rng
-from boardzoo.agents.mcts.info import MoveStats, SearchInfo
 from boardzoo.agents.mcts.presets import PRESETS, preset_options
 from boardzoo.agents.mcts.puct import PUCTSearch, PUCTSettings, exercise
+from boardzoo.agents.search_info import MoveStats, SearchInfo
 from boardzoo.games import BoardState, GameState
 from boardzoo.games.spec import Game
 from boardzoo.search import tree as tr
 from boardzoo.search.driver import RootChild, TreeSearch
+from boardzoo.search.evaluators import CallbackEvaluator, Evaluator
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
-
-if TYPE_CHECKING:
-    from boardzoo.search.evaluators import Evaluator
 
 __all__ = ["MCTSAgent", "MoveStats", "PriorFn", "SearchInfo", "ValueFn"]
 
@@ -420,8 +418,6 @@ class MCTSAgent(Agent):
 
         Subclasses with other knowledge (``SB3PUCTAgent``) return their own.
         """
-        from boardzoo.search.evaluators import CallbackEvaluator
-
         return CallbackEvaluator(self.prior_fn, self.value_fn, self.rollout, seed)
 
     def _puct_evaluator(self, game: Game, seed: int) -> Evaluator:

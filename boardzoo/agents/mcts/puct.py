@@ -15,22 +15,20 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from boardzoo.agents.mcts.info import MoveStats, SearchInfo
+from boardzoo.agents.search_info import MoveStats, SearchInfo, root_moves, search_info
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-
-if TYPE_CHECKING:
-    from boardzoo.search.batched import BatchedSearch
-    from boardzoo.search.evaluators import Evaluator
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.evaluators import CallbackEvaluator, Evaluator
 
 __all__ = ["TIMED_LEAVES", "PUCTSearch", "PUCTSettings", "exercise"]
 
 TIMED_LEAVES = 8  # leaves per step of a search with only a time limit (as AlphaZeroAgent's)
-MakeEvaluator = Callable[[Game, int], "Evaluator"]  # (game, seed) -> the evaluator
+MakeEvaluator = Callable[[Game, int], Evaluator]  # (game, seed) -> the evaluator
 
 
 @dataclass(frozen=True)
@@ -58,9 +56,7 @@ class PUCTSettings:
         return max(1, self.simulations // self.trees)
 
 
-def _config(settings: PUCTSettings) -> Any:
-    from boardzoo.search.batched import PUCTConfig
-
+def _config(settings: PUCTSettings) -> PUCTConfig:
     return PUCTConfig(
         c_init=settings.c_init,
         c_base=settings.c_base,
@@ -77,9 +73,6 @@ def exercise(game: Game) -> None:
     The search's kernels and the playouts' kernel, with a stand-in prior and a fixed seed: no
     randomness of any agent is used.
     """
-    from boardzoo.search.batched import BatchedSearch, PUCTConfig
-    from boardzoo.search.evaluators import CallbackEvaluator
-
     evaluator = CallbackEvaluator(lambda s: np.ones(s.num_actions), None, "random", seed=0)
     search = BatchedSearch(game, 1, PUCTConfig(leaves_per_tree=2, max_nodes=1000), seed=0)
     search.warm_up(evaluator)
@@ -106,8 +99,6 @@ class PUCTSearch:
 
     def _player(self, game: Game) -> tuple[BatchedSearch, Evaluator]:
         if game not in self._games:
-            from boardzoo.search.batched import BatchedSearch
-
             key = zlib.crc32(game.label.encode())  # the game's own stream, whatever the order
             child = np.random.SeedSequence(
                 self._seeds.entropy, spawn_key=(*self._seeds.spawn_key, key)
@@ -141,8 +132,6 @@ class PUCTSearch:
         Returns:
             The search's :class:`SearchInfo`.
         """
-        from boardzoo.agents._batched_info import root_moves, search_info  # (an import cycle)
-
         start = time.perf_counter()
         search, evaluator = self._player(state.game)
         settings = self.settings

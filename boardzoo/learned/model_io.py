@@ -2,7 +2,7 @@
 
 A model is two files: ``model.pt``, the network's ``state_dict`` (tensors only) written by
 ``torch.save``, and ``model.json`` beside it (the same name with ``.json``): the
-:class:`~boardzoo.az.network.NetConfig` that rebuilds the network and free-form metadata (the
+:class:`~boardzoo.learned.network.NetConfig` that rebuilds the network and free-form metadata (the
 training command, iterations, games, date, boardzoo version). Loading reads the tensors with
 ``torch.load(weights_only=True)``, which refuses any pickled object other than tensors and plain
 containers, so a model file from a stranger cannot execute anything, unlike pickled zips such as
@@ -20,9 +20,9 @@ from typing import Any
 
 import torch
 
-from boardzoo.az._files import atomic_write, atomic_write_text
-from boardzoo.az.network import AZNet, NetConfig, pick_device
 from boardzoo.games.spec import Game
+from boardzoo.learned.files import atomic_write, atomic_write_text
+from boardzoo.learned.network import AZNet, NetConfig, pick_device
 
 __all__ = [
     "FORMAT",
