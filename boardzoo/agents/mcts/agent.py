@@ -208,7 +208,7 @@ class MCTSAgent(Agent):
         preset: ``"strong"``: the best combination of the options above found for the game by
             ``experiments/enhancements.py`` (:data:`boardzoo.agents.mcts.presets.PRESETS`);
             options given explicitly win over the preset's.
-        max_nodes: nodes each tree may hold (50 bytes each, :data:`BYTES_PER_NODE`, allocated as
+        max_nodes: nodes each tree may hold (51 bytes each, :data:`BYTES_PER_NODE`, allocated as
             they are used); once full, simulations go on from the leaves the tree has. At
             least 65 (the root and up to 64 moves); all trees must fit in the machine's memory.
         seed: seed of the search's randomness (an int, a numpy Generator, or None).
