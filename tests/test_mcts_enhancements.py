@@ -463,8 +463,8 @@ def test_virtual_loss_is_taken_back_exactly_and_each_thread_grows_its_own_range(
     for _ in range(20):
         for thread in (0, 1):
             ran, rng = run(
-                searcher.tree, 0, thread, 100, numbers, searcher.memory, searcher.choice,
-                game.params, searcher._net, searcher.rng[thread],
+                searcher.tree, 0, thread, 100, numbers, searcher.memory, game.params,
+                searcher._net, searcher.rng[thread],
             )  # fmt: skip
             assert ran == 100
             searcher.rng[thread] = np.uint64(rng)

@@ -61,7 +61,6 @@ from boardzoo.games.state import BoardState
 from boardzoo.search.batched_config import PUCTConfig, SearchResult, _integer, _number
 from boardzoo.search.evaluators import Evaluator, cell_squares
 from boardzoo.search.loop import compiled_steps
-from boardzoo.search.memory import new_memory
 from boardzoo.search.options import (
     N_C,
     N_C_BASE,
@@ -205,7 +204,6 @@ class BatchedSearch:
         self._rng = np.random.default_rng(self.seed)
         self._squares = cell_squares(game)
         self._numbers = _numbers(self.config)
-        self._memory = new_memory()  # AlphaZero's rules read none: the loop's argument
         self._kernels = compiled_steps(game, self.config.gumbel)
         self._forest: Tree | None = None
         # Tree b holds a finished search (the root at node 0, priors without noise): reusable.
@@ -297,7 +295,7 @@ class BatchedSearch:
     def _step(self, forest: Tree, trees: int, leaves: int, active: np.ndarray,
               evaluator: Evaluator, needs_states: bool, choice: Choice) -> None:  # fmt: skip
         found, rows = self._kernels["select_leaves"](
-            forest, trees, leaves, active, self._numbers, self._memory, choice, self.game.params,
+            forest, trees, leaves, active, self._numbers, choice, self.game.params,
             self._squares, self.game.cols, self._leaf_tree, self._leaf_node, self._leaf_row,
             self._observations, self._masks,
         )  # fmt: skip

@@ -27,7 +27,6 @@ from boardzoo.search.memory import clear_memory, new_memory
 from boardzoo.search.options import ROLLOUT_HEURISTIC, Rules
 from boardzoo.search.positions import bitboards, result_code
 from boardzoo.search.reroot import REUSE_MOVES, find_position, keep_subtree, nodes_within
-from boardzoo.search.select import considered_visits, new_choice
 
 __all__ = ["RootChild", "TreeSearch", "run_in_chunks"]
 
@@ -95,7 +94,6 @@ class TreeSearch:
         self.threads = rules.threads
         self.tree = tr.new_tree(max_nodes, rows=1, threads=self.threads)
         self.memory = new_memory()
-        self.choice = new_choice(1, 1, considered_visits(1, 1))  # Gumbel's: UCT reads none
         if self.threads == 1:
             self.rng = [np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]]
         else:
@@ -187,7 +185,7 @@ class TreeSearch:
         """Run ``simulations`` simulations, or fewer if ``deadline`` (perf_counter) comes first."""
         if self.game is None:
             grown = foreign.ForeignTree(
-                self.tree, self.states, self.rules, self.memory, self.choice, self.np_rng
+                self.tree, self.states, self.rules, self.memory, self.np_rng
             )
             return foreign.run(grown, simulations, deadline)
         game = self.game
@@ -199,8 +197,8 @@ class TreeSearch:
         def work(thread: int) -> int:
             def step(count: int) -> int:
                 ran, rng = loop(
-                    self.tree, 0, thread, count, numbers, self.memory, self.choice, game.params,
-                    self._net, self.rng[thread],
+                    self.tree, 0, thread, count, numbers, self.memory, game.params, self._net,
+                    self.rng[thread],
                 )  # fmt: skip
                 self.rng[thread] = np.uint64(rng)  # numba hands back a Python int
                 return int(ran)

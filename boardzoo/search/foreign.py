@@ -22,7 +22,6 @@ from boardzoo.search.memory import Memory
 from boardzoo.search.options import Rules
 from boardzoo.search.positions import result_code
 from boardzoo.search.reroot import subtree_order
-from boardzoo.search.select import Choice
 
 __all__ = ["ForeignTree", "run", "subtree_states"]
 
@@ -37,14 +36,13 @@ def subtree_states(tree: tr.Tree, node: int) -> np.ndarray:
 
 class ForeignTree(NamedTuple):
     """What the Python-driven loop grows: row 0 of ``tree``, the position of each of its nodes
-    (``states[node]``), the rules, the search memory and Gumbel's (unread) choice, and the
-    random stream of expansion orders and playouts."""
+    (``states[node]``), the rules, the search memory, and the random stream of expansion orders
+    and playouts."""
 
     tree: tr.Tree
     states: list[GameState | None]
     rules: Rules
     memory: Memory
-    choice: Choice
     rng: np.random.Generator
 
 
@@ -63,9 +61,7 @@ def run(search: ForeignTree, simulations: int, deadline: float | None) -> int:
             break
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        leaf, depth, expandable = descend(
-            tree, 0, path, cells, players, numbers, search.memory, search.choice
-        )
+        leaf, depth, expandable = descend(tree, 0, path, cells, players, numbers, search.memory)
         if expandable and _expand(search, int(leaf)):
             leaf, depth = open_first(tree, 0, leaf, depth, path, cells, players)
         leaf = int(leaf)

@@ -4,7 +4,7 @@ Every MCTS of the package is this loop: which child a simulation walks into
 (:mod:`~boardzoo.search.select`), how a leaf's children are made (:mod:`~boardzoo.search.expand`),
 what a leaf is worth (:mod:`~boardzoo.search.evaluate`) and what the result changes on the way
 up (:mod:`~boardzoo.search.backup`) are rules composed into it, switched at compile time
-(:class:`~boardzoo.search.options.Rules`; ``RULE`` picks UCT or AlphaZero's selection), so one
+(:class:`~boardzoo.search.options.Rules`, and ``GUMBEL`` for AlphaZero's choice), so one
 copy is compiled per game (its kernels inlined) and per set of switches, cached on disk, and a
 rule that is off costs nothing.
 
@@ -43,8 +43,6 @@ from boardzoo.search.memory import update_criticality, update_replies
 from boardzoo.search.options import (
     N_WIDEN_ALPHA,
     N_WIDEN_K,
-    RULE_AZ,
-    RULE_UCT,
     Rules,
 )
 from boardzoo.search.select import select_az, select_uct
@@ -65,7 +63,6 @@ __all__ = [
 MAX_SEQUENCE = 512  # moves of one simulation (tree and playout) that are remembered
 
 # Compile-time switches (fixed per compiled copy).
-RULE = RULE_UCT
 SOLVER = False
 PENDING = False
 WIDENING = False
@@ -75,57 +72,50 @@ CRITICALITY = False
 RECORDS = False
 
 
-def descend(tree, b, path, cells, players, numbers, memory, choice):
+def descend(tree, b, path, cells, players, numbers, memory):
     """Walk row ``b`` from the root to where this simulation leaves the tree.
 
     Returns ``(leaf, depth, expandable)``: the node reached, the length of the path to it, and
     whether it is a leaf in play to expand now. UCT opens one child a visit (with progressive
     widening at most ``ceil(k * n ** alpha)``), the child just opened ending the walk, and
-    expands a leaf on its second visit (the root on its first); AlphaZero's rules choose among
-    all the children and expand a leaf on its first visit. The path is kept in ``path`` (and
-    the moves in ``cells`` and ``players``) only where a rule reads it (RAVE).
+    expands a leaf on its second visit (the root on its first). The path is kept in ``path``
+    (and the moves in ``cells`` and ``players``) only where a rule reads it (RAVE).
 
-    With virtual loss every node of the path counts the walk as pending: UCT's threads mark
-    each node as the walk enters it, so a thread racing down the same path sees it at once; the
-    batched search marks the path when the walk ends, so a walk sees only the other walks of its
-    step, as the reference PUCT does.
+    With virtual loss (threads) every node of the path counts the walk as pending from the
+    moment the walk enters it, so a thread racing down the same path sees it at once.
+    AlphaZero's rules, which open every child at once and expand a leaf on its first visit, walk
+    in :func:`select_leaves`.
     """
     node = 0
     path[0] = 0
     depth = 1
     expandable = False
-    marking = PENDING and RULE == RULE_UCT
-    if marking:
+    if PENDING:
         tree.pending[b, 0] += 1
     while depth < MAX_SEQUENCE:
         if tree.terminal[b, node] or (SOLVER and is_solved(tree, b, node)):
             break
         first = tree.first_child[b, node]
         if first == NO_NODE:
-            expandable = RULE != RULE_UCT or tree.visits[b, node] > 0 or node == 0
+            expandable = tree.visits[b, node] > 0 or node == 0
             break
-        opened = np.int64(0)
-        limit = np.int64(0)  # AlphaZero's rules open every child at once
-        if RULE == RULE_UCT:
-            opened = np.int64(tree.num_expanded[b, node])
-            limit = np.int64(tree.num_children[b, node])
-            if WIDENING:
-                visits = max(tree.visits[b, node], 1)
-                widened = np.ceil(numbers[N_WIDEN_K] * visits ** numbers[N_WIDEN_ALPHA])
-                limit = min(limit, max(1, np.int64(widened)))
+        opened = np.int64(tree.num_expanded[b, node])
+        limit = np.int64(tree.num_children[b, node])
+        if WIDENING:
+            visits = max(tree.visits[b, node], 1)
+            widened = np.ceil(numbers[N_WIDEN_K] * visits ** numbers[N_WIDEN_ALPHA])
+            limit = min(limit, max(1, np.int64(widened)))
         if opened < limit:
             tree.num_expanded[b, node] = opened + 1
             child = first + opened
-        elif RULE == RULE_UCT:
+        else:
             child = select_uct(tree, b, node, numbers, memory)
             if child == NO_NODE:
                 break  # the bounds have settled everything below
-        else:
-            child = select_az(tree, b, node, numbers, choice)
         if RECORDS:
             cells[depth - 1] = tree.cell[b, child]
             players[depth - 1] = tree.player[b, node]
-        if marking:
+        if PENDING:
             tree.pending[b, child] += 1
         if RAVE:
             path[depth] = child
@@ -133,11 +123,6 @@ def descend(tree, b, path, cells, players, numbers, memory, choice):
         node = child
         if opened < limit:
             break  # the child just opened is this simulation's leaf
-    if PENDING and not marking:
-        up = node
-        while up != NO_NODE:
-            tree.pending[b, up] += 1
-            up = tree.parent[b, up]
     return node, depth, expandable
 
 
@@ -155,7 +140,7 @@ def open_first(tree, b, node, depth, path, cells, players):
     return child, depth + 1
 
 
-def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
+def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
     """Run up to ``count`` simulations in row ``b`` as thread ``thread``; return (ran, rng).
 
     Each simulation: :func:`descend` to a leaf (expanding it on its second visit, the root on
@@ -170,7 +155,7 @@ def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
     while done < count:
         if SOLVER and is_solved(tree, b, 0):
             break
-        leaf, depth, expandable = descend(tree, b, path, cells, players, numbers, memory, choice)
+        leaf, depth, expandable = descend(tree, b, path, cells, players, numbers, memory)
         if expandable:
             expanded, rng = expand(tree, b, leaf, thread, scratch, params, numbers, net, rng)
             if expanded:
@@ -197,7 +182,7 @@ def simulate(tree, b, thread, count, numbers, memory, choice, params, net, rng):
     return done, rng
 
 
-def select_leaves(tree, trees, leaves, active, numbers, memory, choice, params, squares, cols,
+def select_leaves(tree, trees, leaves, active, numbers, choice, params, squares, cols,
                   leaf_tree, leaf_node, leaf_row, observations, masks):  # fmt: skip
     """The first half of a batched step: walk each of the first ``trees`` trees with
     ``active[b]`` set down to ``leaves`` leaves; write the input of those to evaluate.
@@ -207,14 +192,22 @@ def select_leaves(tree, trees, leaves, active, numbers, memory, choice, params, 
     pending until :func:`expand_and_backup`, so the later descents of the step see them as
     virtual losses. Returns the number of leaves and of rows written.
     """
-    path = np.empty(MAX_SEQUENCE, dtype=np.int64)
     found = 0
     rows = 0
     for b in range(trees):
         if not active[b]:
             continue
         for _ in range(leaves):
-            node, _, _ = descend(tree, b, path, path, path, numbers, memory, choice)
+            # The walk of AlphaZero's rules: every child is open (made at once with the
+            # network's priors), nothing is recorded, and the descent is marked pending along
+            # the parent links once it ends, so it sees only the other walks of its step.
+            node = 0
+            while tree.terminal[b, node] == 0 and tree.first_child[b, node] != NO_NODE:
+                node = select_az(tree, b, node, numbers, choice)
+            up = node
+            while up != NO_NODE:
+                tree.pending[b, up] += 1
+                up = tree.parent[b, up]
             leaf_tree[found] = b
             leaf_node[found] = node
             if tree.terminal[b, node]:
@@ -287,7 +280,7 @@ def compiled_steps(game: Game, gumbel: bool) -> dict[str, Any]:
     """:func:`select_leaves` and :func:`expand_and_backup` compiled for ``game`` with
     AlphaZero's rules, PUCT or Gumbel (cached): the halves of a batched step. Virtual loss is
     always on (several leaves a step)."""
-    return _compiled(game, (("GUMBEL", gumbel), ("PENDING", True), ("RULE", RULE_AZ)))
+    return _compiled(game, (("GUMBEL", gumbel), ("PENDING", True)))
 
 
 @cache

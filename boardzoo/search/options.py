@@ -38,10 +38,6 @@ N_C_VISIT = 13  # Gumbel's completed-Q transform: (c_visit + max N) * c_scale
 N_C_SCALE = 14
 NUM_NUMBERS = 15
 
-# Selection rules (the loop's RULE switch).
-RULE_UCT = 0  # UCT and its enhancements: children opened one a visit, leaves played out
-RULE_AZ = 1  # PUCT or Gumbel: a leaf is expanded with the network's priors on its first visit
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -110,7 +106,6 @@ class Rules:
         """The loop's compile-time switches for these rules."""
         evaluates = self.progressive_bias > 0 or self.widening_k > 0 or self.minimax_weight > 0
         return {
-            "RULE": RULE_UCT,
             "SOLVER": self.solver,
             "PENDING": self.threads > 1 and self.virtual_loss > 0,
             "RAVE": self.rave_k > 0,
