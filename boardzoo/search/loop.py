@@ -112,24 +112,16 @@ def descend(tree, b, path, cells, players, numbers, memory):
             child = select_uct(tree, b, node, numbers, memory)
             if child == NO_NODE:
                 break  # the bounds have settled everything below
-        if RECORDS:
-            cells[depth - 1] = tree.cell[b, child]
-            players[depth - 1] = tree.player[b, node]
-        if PENDING:
-            tree.pending[b, child] += 1
-        if RAVE:
-            path[depth] = child
-        depth += 1
+        depth = step_into(tree, b, node, child, depth, path, cells, players)
         node = child
         if opened < limit:
             break  # the child just opened is this simulation's leaf
     return node, depth, expandable
 
 
-def open_first(tree, b, node, depth, path, cells, players):
-    """Open the first child of the just expanded leaf ``node``; return it and the depth."""
-    child = tree.first_child[b, node]
-    tree.num_expanded[b, node] = 1
+def step_into(tree, b, node, child, depth, path, cells, players):
+    """Go from ``node`` down to ``child``: record the move where a rule reads it, count the
+    walk as pending below it (threads), and return the new depth."""
     if RECORDS:
         cells[depth - 1] = tree.cell[b, child]
         players[depth - 1] = tree.player[b, node]
@@ -137,7 +129,14 @@ def open_first(tree, b, node, depth, path, cells, players):
         tree.pending[b, child] += 1
     if RAVE:
         path[depth] = child
-    return child, depth + 1
+    return depth + 1
+
+
+def open_first(tree, b, node, depth, path, cells, players):
+    """Open the first child of the just expanded leaf ``node``; return it and the depth."""
+    child = tree.first_child[b, node]
+    tree.num_expanded[b, node] = 1
+    return child, step_into(tree, b, node, child, depth, path, cells, players)
 
 
 def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
@@ -245,6 +244,7 @@ _TEMPLATES = (
     select_leaves,
     expand_and_backup,
     descend,
+    step_into,
     open_first,
     select_uct,
     backup_rules.update_minimax,
@@ -262,7 +262,15 @@ _TEMPLATES = (
 
 
 # Small and called once a simulation or once a level: inlined, so no call passes the tree's arrays.
-_INLINE = ("descend", "open_first", "select_uct", "select_az", "update_minimax", "backup")
+_INLINE = (
+    "descend",
+    "step_into",
+    "open_first",
+    "select_uct",
+    "select_az",
+    "update_minimax",
+    "backup",
+)
 Switches = tuple[tuple[str, int | bool], ...]
 
 
@@ -286,7 +294,7 @@ def compiled_steps(game: Game, gumbel: bool) -> dict[str, Any]:
 @cache
 def _generic(switches: Switches) -> dict[str, Any]:
     return specialise(
-        (descend, open_first, select_uct, backup_rules.update_minimax, backup),
+        (descend, step_into, open_first, select_uct, backup_rules.update_minimax, backup),
         None,
         constants=dict(switches),
     )
