@@ -52,6 +52,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_mcts_enhancements import OPTIONS as ENHANCEMENTS
+
 _ROOT = Path(__file__).resolve().parents[1]
 _DEFAULT_BASELINE = Path("/tmp/old")
 # A process that takes longer than this counts as failed (one row, one turn).
@@ -83,18 +85,8 @@ for _ in range(repeats):
 print(json.dumps(rates))
 """
 
-OPTIONS = (
-    "rave=true",
-    "progressive_bias=1",
-    "progressive_widening=true",
-    "rollout=lgrf",
-    "criticality=1",
-    "cutoff=8",
-    "minimax_weight=0.3",
-    "minimax_weight=0.3,eval=learned",
-    "solver=true",
-    "preset=strong",
-)
+# Each enhancement alone (the enhancements benchmark's list), the solver and the preset.
+OPTIONS = (*ENHANCEMENTS, "solver=true", "preset=strong")
 # (label, catalog name, options)
 GAMES = {
     "tictactoe": ("tictactoe", {}),
