@@ -1,7 +1,8 @@
 """The Python PUCT loop as it was before the batched search replaced it: the benchmark's baseline.
 
 Until the batched AlphaZero search (:mod:`boardzoo.search.batched`) took its place,
-``MCTSAgent(prior_fn=..., value_fn=...)`` ran this loop: one simulation at a time, in Python,
+``MCTSAgent(prior_fn=..., value_fn=...)`` (now ``PUCTAgent``) ran this loop: one simulation at a
+time, in Python,
 with the compiled operations of the single tree of that time (``_old_tree.py``), calling the
 prior and value functions once per new leaf. It is kept here, trimmed to that path (no UCT, no
 solver, no tree reuse, no root noise), so that ``bench_az_search.py`` keeps measuring against

@@ -23,12 +23,13 @@ import subprocess
 import sys
 
 from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
+from boardzoo.agents.settings import Budget, TreeSettings
 from boardzoo.bench import mcts_simulations_per_second, playouts_per_second
 from boardzoo.games import ReversiState
 
 
 def time_limit_overruns(limit: float, searches: int) -> list[float]:
-    agent = MCTSAgent(time_limit=limit, seed=0)
+    agent = MCTSAgent(budget=Budget(time_limit=limit), seed=0)
     state = ReversiState.initial(8)
     agent.search(state)
     return [agent.search(state).seconds / limit - 1.0 for _ in range(searches)]
@@ -38,7 +39,7 @@ def peak_rss_of_search(simulations: int) -> dict[str, float]:
     """Run one search in a fresh interpreter; report its nodes and peak RSS (MiB)."""
     code = f"""
 import json
-from boardzoo.agents import MCTSAgent
+from boardzoo.agents import Budget, MCTSAgent, TreeSettings
 from boardzoo.games import ReversiState
 
 def status_mib(field):
@@ -46,10 +47,10 @@ def status_mib(field):
         if line.startswith(field):
             return int(line.split()[1]) / 1024
 
-agent = MCTSAgent(simulations=1000, seed=0)
+agent = MCTSAgent(Budget(simulations=1000), seed=0)
 agent.search(ReversiState.initial(8))  # load the compiled code first
 before = status_mib("VmRSS:")
-agent = MCTSAgent(simulations={simulations}, max_nodes=8_000_000, seed=0)
+agent = MCTSAgent(Budget(simulations={simulations}), tree=TreeSettings(max_nodes=8_000_000), seed=0)
 info = agent.search(ReversiState.initial(8))
 print(json.dumps({{"nodes": info.tree_nodes, "seconds": info.seconds,
                   "rss_before_mib": before, "rss_peak_mib": status_mib("VmHWM:"),
@@ -64,7 +65,10 @@ print(json.dumps({{"nodes": info.tree_nodes, "seconds": info.seconds,
 def workers_speedup(seconds: float, repeats: int) -> tuple[float, float]:
     state = ReversiState.initial(8)
     rates: dict[int, list[float]] = {1: [], 2: []}
-    agents = {k: MCTSAgent(time_limit=seconds, workers=k, seed=0) for k in rates}
+    agents = {
+        k: MCTSAgent(budget=Budget(time_limit=seconds), tree=TreeSettings(workers=k), seed=0)
+        for k in rates
+    }
     for agent in agents.values():
         agent.search(state)
     for _ in range(repeats):  # interleaved, so that machine noise hits both alike

@@ -11,7 +11,7 @@ one core, the default MLP policy (the network's size, not its training, sets the
 freshly trained tiny model measures the same):
 - one prior: ``SB3Agent.prior`` (features and actor head called directly) next to SB3's own
   route (``obs_to_tensor`` + ``get_distribution``), in microseconds;
-- PUCT simulations per second with that prior (``MCTSAgent(prior_fn=...)``: the batched
+- PUCT simulations per second with that prior (``PUCTAgent(prior_fn)``: the batched
   compiled search, one ``prior`` call a leaf, leaves scored by compiled random playouts), next
   to compiled UCT in the same run. ``puct:path=...`` evaluates a batch of leaves in one policy
   call instead (see ``benchmarks/bench_az_search.py`` for the batched figures).
@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from boardzoo.agents import Budget, PUCTAgent
 from boardzoo.agents.sb3_agent import SB3Agent
-from boardzoo.bench import mcts_simulations_per_second, median_time
+from boardzoo.bench import mcts_simulations_per_second, median_time, search_rate
 from boardzoo.games.catalog import GAME_NAMES, get_game
 from boardzoo.games.state import BoardState
 
@@ -77,9 +78,8 @@ def main() -> None:
     direct, reference = per_call(agent.prior), per_call(lambda s: sb3_route_prior(agent, s))
     print(f"one prior: SB3Agent.prior {direct:,.0f} us, SB3's own route {reference:,.0f} us "
           f"({reference / direct:.1f}x)")  # fmt: skip
-    puct, _ = mcts_simulations_per_second(
-        game, 30 if args.quick else 300, repeats, prior_fn=agent.prior
-    )
+    budget = Budget(simulations=30 if args.quick else 300)
+    puct, _ = search_rate(PUCTAgent(agent.prior, budget=budget, seed=0), game, repeats)
     uct, _ = mcts_simulations_per_second(game, 1000 if args.quick else 100_000, repeats)
     print(f"PUCT with the prior: {puct:,.0f} sims/s ({1e6 / puct:,.0f} us a simulation)")
     print(f"compiled UCT, same run: {uct:,.0f} sims/s ({1e6 / uct:,.1f} us a simulation)")

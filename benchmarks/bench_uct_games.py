@@ -22,15 +22,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from boardzoo.agents.settings import Budget
+
 _ROOT = Path(__file__).resolve().parents[1]
 # Runs in a fresh interpreter against either tree: only API that both trees have.
 _MEASURE = """
 import json, sys
-from boardzoo.agents import MCTSAgent
+from boardzoo.agents import make_agent
 from boardzoo.games import ReversiState, TicTacToeState
 game, simulations, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 state = ReversiState.initial(8) if game == "reversi" else TicTacToeState.initial()
-agent = MCTSAgent(simulations=simulations, seed=0)
+agent = make_agent(f"mcts:simulations={simulations}", seed=0)
 agent.search(state)
 print(json.dumps([agent.search(state).simulations_per_second for _ in range(repeats)]))
 """
@@ -54,7 +56,7 @@ def catalog_rates(simulations: int, repeats: int) -> dict[str, float]:
     rates = {}
     for spec in all_games():
         game = spec.make()
-        agent = MCTSAgent(simulations=simulations, seed=0)
+        agent = MCTSAgent(budget=Budget(simulations=simulations), seed=0)
         state = game.initial_state()
         agent.search(state)  # warm-up: compilation (or the cache) and page faults
         rates[game.label] = statistics.median(

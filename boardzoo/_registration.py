@@ -29,7 +29,7 @@ def _register_if_ready(just_loaded: str = "") -> bool:
     is half imported; return whether it was done."""
     if any(_loading(name) for name in _FRAMEWORKS if name != just_loaded):
         return False
-    from boardzoo.envs.registration import register_envs
+    from boardzoo.envs.registration import register_envs  # (gymnasium, pettingzoo: once imported)
 
     register_envs()
     return True

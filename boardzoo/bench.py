@@ -17,10 +17,12 @@ import time
 import types
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from boardzoo.agents.registry import build_agent
+from boardzoo.agents.search_agent import SearchAgent
 from boardzoo.games._bits import U0, U1, lowest_bit_index, popcount, seed_rng
 from boardzoo.games.catalog import all_games, make_game
 from boardzoo.games.spec import Game
@@ -237,26 +239,30 @@ def env_steps_per_second(
 # --- search -----------------------------------------------------------------------------------
 
 
-def mcts_simulations_per_second(
-    game: str | Game, simulations: int, repeats: int, **options: Any
-) -> tuple[float, int]:
-    """Median simulations/s of fresh MCTS searches from the start, and the last tree's nodes.
+def search_rate(agent: SearchAgent, game: str | Game, repeats: int) -> tuple[float, int]:
+    """Median simulations/s of ``agent``'s fresh searches from the start, and the last tree's
+    nodes (after one search to warm up: compilation and page faults).
 
-    ``game`` is a catalog name (default options) or a :class:`~boardzoo.games.spec.Game`;
-    ``options`` go to :class:`~boardzoo.agents.MCTSAgent`.
+    ``game`` is a catalog name (default options) or a :class:`~boardzoo.games.spec.Game`.
     """
-    from boardzoo.agents import MCTSAgent
-
     rules = make_game(game) if isinstance(game, str) else game
     state = rules.initial_state()
-    agent = MCTSAgent(simulations=simulations, seed=0, **options)
-    agent.search(state)  # warm-up: compilation and page faults
+    agent.search(state)
     rates, nodes = [], 0
     for _ in range(repeats):
         info = agent.search(state)
         rates.append(info.simulations_per_second)
         nodes = info.tree_nodes
     return statistics.median(rates), nodes
+
+
+def mcts_simulations_per_second(
+    game: str | Game, simulations: int, repeats: int, **options: Any
+) -> tuple[float, int]:
+    """:func:`search_rate` of ``mcts`` with ``simulations`` and ``options`` (spec keys, as in
+    :func:`~boardzoo.agents.build_agent`)."""
+    agent = build_agent("mcts", {"simulations": simulations, **options}, seed=0)
+    return search_rate(cast(SearchAgent, agent), game, repeats)
 
 
 def run_benchmarks(quick: bool = False, output: Callable[[str], None] = print) -> None:

@@ -19,11 +19,15 @@ catalog (:mod:`boardzoo.games.catalog`). A mistake in the arguments (an unknown 
 bad value, an unreadable file) prints one line naming it and exits with status 2; it never shows a
 traceback (``BOARDZOO_DEBUG=1`` shows it). Every agent spec is built once before anything starts,
 so a bad value fails at once rather than as forfeited games.
+
+The user interfaces and the demo load gymnasium and pettingzoo, so only the commands that use
+them import them: every other command (and ``--help``) starts without.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import importlib.util
 import json
@@ -34,7 +38,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from boardzoo.games.catalog import GAME_NAMES, all_games, get_game
+from boardzoo import __version__
+from boardzoo.agents.registry import check_spec, format_agents
+from boardzoo.arena import play_match, read_records, render_match, render_tournament, tournament
+from boardzoo.arena.openings import load_openings
+from boardzoo.arena.records import MatchSettingsError
+from boardzoo.arena.sprt import parse_sprt
+from boardzoo.az.train import QUICK, TrainSettings, settings_from, train, with_old_defaults
+from boardzoo.bench import run_benchmarks
+from boardzoo.games.catalog import GAME_NAMES, all_games, get_game, make_game
 from boardzoo.games.spec import GameSpec
 
 # The defaults of ``play``: a person moves first against MCTS.
@@ -168,8 +180,6 @@ def _add_sprt(parser: argparse.ArgumentParser) -> None:
 
 
 def _version() -> str:
-    from boardzoo import __version__
-
     return f"boardzoo {__version__}"
 
 
@@ -416,8 +426,6 @@ def _options(args: argparse.Namespace) -> dict[str, int]:
 
 def _check_specs(specs: Sequence[str]) -> None:
     """Build every agent spec once, so that a mistake fails before any game starts."""
-    from boardzoo.agents.registry import check_spec
-
     for spec in specs:
         if spec != "human":
             check_spec(spec)
@@ -452,17 +460,12 @@ def _match_options(args: argparse.Namespace) -> dict[str, Any]:
     options = _options(args)
     sprt = None
     if getattr(args, "sprt", None) is not None:
-        from boardzoo.arena.sprt import parse_sprt
-
         try:
             sprt = parse_sprt(args.sprt)
         except ValueError as error:  # "sprt: ..." names the flag
             raise UserError(f"--{error}") from None
     openings = None
     if args.openings is not None:
-        from boardzoo.arena.openings import load_openings
-        from boardzoo.games.catalog import make_game
-
         openings = load_openings(args.openings, make_game(args.game, **options))
     _check_specs(args.agents)
     settings: dict[str, Any] = {
@@ -504,18 +507,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     _check_specs(players)
     ui = args.ui
     if ui == "window":
-        from boardzoo.ui import display_problem
+        from boardzoo.ui import display_problem  # (gymnasium, pettingzoo)
 
         problem = display_problem()
         if problem is not None:
             print(f"boardzoo play: {problem}; playing in the terminal (--ui text)", file=sys.stderr)
             ui = "text"
     if ui == "text":
-        from boardzoo.ui import run_text_ui
+        from boardzoo.ui import run_text_ui  # (gymnasium, pettingzoo)
 
         run_text_ui(args.game, players, options=options, seed=args.seed)
     else:
-        from boardzoo.ui import NoDisplayError, run_gui, run_text_ui
+        from boardzoo.ui import NoDisplayError, run_gui, run_text_ui  # (gymnasium, pettingzoo)
 
         try:
             run_gui(args.game, players, options=options, seed=args.seed, analysis=args.analysis)
@@ -529,8 +532,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from boardzoo.arena import play_match, render_match
-
     settings = _match_options(args)
     out = args.out
     if out is None:
@@ -543,8 +544,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from boardzoo.arena import render_tournament, tournament
-
     if len(args.agents) < 2:
         raise UserError("a tournament needs at least two agents")
     settings = _match_options(args)
@@ -606,8 +605,7 @@ def _ranges(numbers: Sequence[int]) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from boardzoo.arena import read_records
-    from boardzoo.ui import replay_game, write_gif
+    from boardzoo.ui import replay_game, write_gif  # (gymnasium, pettingzoo)
 
     if args.gif is not None and not args.gif.lower().endswith(".gif"):
         raise UserError(f"--gif {args.gif}: the file name must end in .gif")
@@ -622,7 +620,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         write_gif(record, args.gif)
         print(f"wrote {args.gif}")
         return 0
-    from boardzoo.ui import NoDisplayError, display_problem
+    from boardzoo.ui import NoDisplayError, display_problem  # (gymnasium, pettingzoo)
 
     problem = display_problem() if args.ui == "window" else None
     if problem is None:
@@ -640,10 +638,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _train_defaults() -> Any:
     """The training settings' defaults (for the help text), without importing torch."""
-    import dataclasses
-
-    from boardzoo.az.train import TrainSettings
-
     return type(
         "Defaults",
         (),
@@ -656,8 +650,6 @@ def _train_defaults() -> Any:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from boardzoo.az.train import QUICK, settings_from
-
     options = _options(args)
     _check_backend(args)
     if args.self_play_workers < 1:
@@ -691,8 +683,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         if args.size is None and "options" in saved:
             given["options"] = saved["options"]
     settings = settings_from(defaults, **given)
-    from boardzoo.az.train import train
-
     print(f"boardzoo train: the run goes to {out}/", file=sys.stderr)
     summary = train(settings)
     print(
@@ -710,8 +700,6 @@ def _saved_train_settings(out: Path) -> dict[str, Any]:
         return {}  # train() says what is missing
     if not isinstance(saved, dict):
         return {}
-    from boardzoo.az.train import with_old_defaults
-
     saved = with_old_defaults(saved)
     # The budgets stay: `--resume` alone finishes an interrupted run; give them to train further.
     for key in ("out", "resume", "progress", "device"):
@@ -722,21 +710,17 @@ def _saved_train_settings(out: Path) -> dict[str, Any]:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from boardzoo.agents.registry import format_agents
-
     print(format_agents(args.name))
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from boardzoo.bench import run_benchmarks
-
     run_benchmarks(quick=args.quick)
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from boardzoo.demo import play_random_game
+    from boardzoo.demo import play_random_game  # (gymnasium, pettingzoo)
 
     play_random_game(args.game, options=_options(args), seed=args.seed, quiet=args.quiet)
     return 0
@@ -793,8 +777,6 @@ def cli_words(text: str) -> str:
 def _in_python_words(error: BaseException) -> bool:
     """Whether ``error`` speaks of the arena's settings as the Python API names them (a record
     file of another run, or one that already holds games), not of an agent's own keys."""
-    from boardzoo.arena.records import MatchSettingsError
-
     return isinstance(error, (MatchSettingsError, FileExistsError))
 
 

@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from boardzoo.agents.registry import check_spec
+from boardzoo.arena import play_match
 from boardzoo.games.catalog import GAME_NAMES, get_game
 
 T = TypeVar("T")
@@ -235,8 +237,6 @@ def check_specs(flag: str, specs: Iterable[str]) -> None:
             that does not exist; the message names the flag, the key, the value and what is
             allowed.
     """
-    from boardzoo.agents.registry import check_spec
-
     for spec in specs:
         try:
             check_spec(spec)
@@ -309,8 +309,6 @@ def play_point(
     with ``sprt`` the row has an ``"sprt"`` field too: the test's outcome
     (``"H1 accepted"``, ``"undecided at 100 games"``, ...).
     """
-    from boardzoo.arena import play_match
-
     name = label or f"{safe_name(first)}__{safe_name(second)}"
     out = folder / f"{name}.jsonl"
     result = play_match(
@@ -452,7 +450,7 @@ def quick_model(
     import torch
     from sb3_contrib import MaskablePPO
 
-    from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
+    from boardzoo.envs.single_agent import BoardGameSingleAgentEnv  # (gymnasium: PPO runs only)
 
     path = folder / "quick_model.zip"
     if path.exists():  # a resumed quick run

@@ -33,6 +33,14 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from boardzoo.agents._compiling import notices_enabled, set_notices
+from boardzoo.agents.puct import PUCTAgent
+from boardzoo.agents.settings import Budget, Enhancements, UCTSettings
+from boardzoo.games.catalog import GAME_NAMES, make_game
+from boardzoo.learned import load_net
+from boardzoo.vector import BoardGameVectorEnv
+
 __all__ = ["AGENTS", "PARTS", "WarmUpStep", "main", "warm_up"]
 
 AGENTS = ("greedy", "alphabeta", "mcts")
@@ -52,8 +60,6 @@ class WarmUpStep:
 
 def _rules(name: str) -> None:
     """Play a game through every rules kernel the envs and agents call from Python."""
-    from boardzoo.games.catalog import make_game
-
     state = make_game(name).initial_state()
     while not state.is_terminal():
         state.legal_action_mask()
@@ -64,7 +70,6 @@ def _rules(name: str) -> None:
 
 def _vector(name: str) -> None:
     """Step a small batched env whose pool holds both compiled opponents and a policy."""
-    from boardzoo.vector import BoardGameVectorEnv
 
     def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return np.argmax(masks, axis=1)
@@ -77,8 +82,6 @@ def _vector(name: str) -> None:
 
 def _has_learned_eval(game: Any) -> bool:
     """Whether ``game`` ships a learned evaluation (``eval=learned``)."""
-    from boardzoo.learned import load_net
-
     try:
         load_net(game)
     except ValueError:
@@ -87,9 +90,6 @@ def _has_learned_eval(game: Any) -> bool:
 
 
 def _prepare(name: str, part: str) -> None:
-    from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
-    from boardzoo.games.catalog import make_game
-
     game = make_game(name)
     learned = _has_learned_eval(game)
     if part == "greedy":
@@ -102,18 +102,20 @@ def _prepare(name: str, part: str) -> None:
             AlphaBetaAgent(depth=2, eval="learned", seed=0).prepare(game)
     elif part == "mcts":
         # The one loop is compiled per set of rules: the combinations agents use most.
-        MCTSAgent(simulations=1, seed=0).prepare(game)  # plain UCT
-        MCTSAgent(simulations=1, solver=True, seed=0).prepare(game)
-        MCTSAgent(simulations=1, threads=2, seed=0).prepare(game)
-        MCTSAgent(simulations=1, preset="strong", seed=0).prepare(game)
-        uniform = MCTSAgent(simulations=1, prior_fn=lambda s: np.ones(s.num_actions), seed=0)
-        uniform.prepare(game)  # the batched PUCT search (prior and value functions)
+        one = Budget(simulations=1)
+        for uct, enhancements in (
+            (UCTSettings(), Enhancements()),  # plain UCT
+            (UCTSettings(solver=True), Enhancements()),
+            (UCTSettings(), Enhancements(threads=2)),
+            (UCTSettings(), Enhancements(preset="strong")),
+        ):
+            MCTSAgent(one, uct, enhancements, seed=0).prepare(game)
+        # The batched PUCT search (prior and value functions)
+        PUCTAgent(lambda s: np.ones(s.num_actions), budget=one, seed=0).prepare(game)
 
 
 def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
     """Compile (or load) ``parts`` of game ``name`` in this process."""
-    from boardzoo.agents._compiling import set_notices
-
     set_notices(False)  # the warm-up shows its own progress
     steps = []
     for part in parts:
@@ -129,8 +131,6 @@ def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
 
 
 def _child_init() -> None:
-    from boardzoo.agents._compiling import set_notices
-
     set_notices(False)
 
 
@@ -217,8 +217,6 @@ def warm_up(
     Raises:
         ValueError: an unknown game or agent, or ``workers`` below 1, before any work starts.
     """
-    from boardzoo.games.catalog import GAME_NAMES
-
     names = _check(GAME_NAMES if games is None else games, GAME_NAMES, "game")
     parts = ["rules", "vector", *_check(agents, AGENTS, "agent")]
     if workers is not None and (
@@ -246,8 +244,6 @@ def warm_up(
                 (step,) = _warm_game(name, [part])
                 steps.append(step)
                 display.finished(step)
-
-        from boardzoo.agents._compiling import notices_enabled, set_notices
 
         was_enabled = notices_enabled()
         try:
@@ -277,8 +273,6 @@ def warm_up(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m boardzoo.warmup [--games ...] [--agents ...] [--quiet] [--workers N]``."""
-    from boardzoo.games.catalog import GAME_NAMES
-
     parser = argparse.ArgumentParser(
         prog="python -m boardzoo.warmup",
         description="Compile and cache the numba code of every game and agent now.",

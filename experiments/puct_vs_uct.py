@@ -41,9 +41,9 @@ class Args(ArenaExperimentArgs):
 
 def variants(args: Args, path: str) -> dict[str, str]:
     """``{label: spec without budget}`` of the PUCT players."""
-    found = {"PUCT prior + rollouts": f"puct:path={path},c={args.c}"}
+    found = {"PUCT prior + rollouts": f"puct:path={path},c_init={args.c}"}
     if args.value_head:
-        found["PUCT prior + value head"] = f"puct:path={path},c={args.c},value_head=true"
+        found["PUCT prior + value head"] = f"puct:path={path},c_init={args.c},value_head=true"
     return found
 
 

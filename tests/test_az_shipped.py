@@ -7,6 +7,8 @@ import functools
 import numpy as np
 import pytest
 
+from boardzoo.agents.settings import Budget
+
 pytest.importorskip("torch")
 
 from boardzoo.agents import AlphaZeroAgent, make_agent
@@ -47,7 +49,7 @@ def test_tictactoe_is_shipped_and_az_without_a_model_picks_it(tmp_path, monkeypa
     assert agent.act(game.initial_state()) in game.initial_state().legal_actions()
     monkeypatch.setattr("boardzoo.agents.alphazero.SHIPPED_MODELS_DIR", tmp_path)  # none there
     with pytest.raises(ValueError, match="no shipped model for"):
-        AlphaZeroAgent(simulations=10).prepare(make_game("reversi", board_size=4))
+        AlphaZeroAgent(budget=Budget(simulations=10)).prepare(make_game("reversi", board_size=4))
 
 
 def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():

@@ -223,7 +223,7 @@ def test_az_is_the_same_with_the_same_seed(tiny_models):
     [
         ("az:model=/nope.pt", "model='/nope.pt' is neither a file nor a shipped model"),
         ("az:simulations=0", "simulations=0 is not allowed"),
-        ("az:search=gumbel", "gumbel with simulations=N"),
+        ("az:search=gumbel,time_limit=1", "gumbel with simulations=N and no time_limit"),
         ("az:leaves=0", "leaves=0 is not allowed"),
         ("az:c_init=0", "c_init=0.0 is not allowed"),
     ],

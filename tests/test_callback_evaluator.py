@@ -14,8 +14,9 @@ import pytest
 from reference_puct import puct_search
 from reference_tictactoe import ttt_best_actions, ttt_value
 
-from boardzoo.agents import MCTSAgent
 from boardzoo.agents.mcts import AECGameState
+from boardzoo.agents.puct import PUCTAgent
+from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
 from boardzoo.envs import tictactoe_v0
 from boardzoo.games import BoardState, TicTacToeState, make_game
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
@@ -73,16 +74,19 @@ def visits_of(info, num_actions: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("game", [TTT, C4, REVERSI6], ids=lambda g: g.name)
-@pytest.mark.parametrize("c_base", [None, 19652.0])
+@pytest.mark.parametrize("c_base", [0.0, 19652.0])
 def test_agent_visits_equal_the_python_puct_reference(game, c_base) -> None:
     knowledge = LinearKnowledge(game, seed=7)
     for state in random_positions(game, 3, seed=1):
-        agent = MCTSAgent(
-            simulations=50, c_base=c_base, prior_fn=knowledge.prior, value_fn=knowledge.value
+        agent = PUCTAgent(
+            budget=Budget(simulations=50),
+            puct=PUCTSettings(c_base=c_base),
+            prior_fn=knowledge.prior,
+            value_fn=knowledge.value,
         )
         info = agent.search(state)
         expected = puct_search(
-            state, knowledge.prior, knowledge.value, simulations=50, c_base=c_base or 0.0
+            state, knowledge.prior, knowledge.value, simulations=50, c_base=c_base
         )
         np.testing.assert_array_equal(visits_of(info, game.num_actions), expected.visits)
         assert info.action == expected.action and info.simulations == 50
@@ -100,13 +104,23 @@ def test_a_prior_on_one_move_gets_every_visit() -> None:
             p[favourite if s.is_legal(favourite) else s.legal_actions()] = 1.0
             return p
 
-        info = MCTSAgent(simulations=8, prior_fn=prior, value_fn=lambda s: 0.0).search(state)
+        info = PUCTAgent(
+            budget=Budget(simulations=8),
+            puct=PUCTSettings(c_base=0.0),
+            prior_fn=prior,
+            value_fn=lambda s: 0.0,
+        ).search(state)
         assert info.action == favourite
         assert visits_of(info, REVERSI6.num_actions)[favourite] == 8
 
 
 def test_an_exact_value_function_plays_minimax_moves() -> None:
-    agent = MCTSAgent(simulations=100, value_fn=lambda s: float(ttt_value(s)), seed=0)
+    agent = PUCTAgent(
+        budget=Budget(simulations=100),
+        puct=PUCTSettings(c_base=0.0),
+        value_fn=lambda s: float(ttt_value(s)),
+        seed=0,
+    )
     tested = 0
     for state in random_positions(TTT, 40, seed=3, max_plies=7):
         best = ttt_best_actions(state)
@@ -165,14 +179,18 @@ def test_logits_give_back_the_prior_over_the_legal_actions() -> None:
     ],
 )
 def test_bad_prior_output_is_refused(prior, message) -> None:
-    agent = MCTSAgent(simulations=10, prior_fn=lambda s: prior)
+    agent = PUCTAgent(
+        budget=Budget(simulations=10), puct=PUCTSettings(c_base=0.0), prior_fn=lambda s: prior
+    )
     with pytest.raises(ValueError, match=message):
         agent.search(TicTacToeState())
 
 
 @pytest.mark.parametrize("value", [float("nan"), "high", None])
 def test_bad_value_output_is_refused(value) -> None:
-    agent = MCTSAgent(simulations=10, value_fn=lambda s: value)
+    agent = PUCTAgent(
+        budget=Budget(simulations=10), puct=PUCTSettings(c_base=0.0), value_fn=lambda s: value
+    )
     with pytest.raises(ValueError, match="value_fn must return a finite number in \\[-1, 1\\]"):
         agent.search(TicTacToeState())
 
@@ -192,7 +210,12 @@ def test_bad_evaluator_arguments_are_named() -> None:
         CallbackEvaluator(None, seed=-1)
     with pytest.raises(ValueError, match="tictactoe has no heuristic rollout"):
         Playouts("heuristic")([TicTacToeState()])
-    agent = MCTSAgent(simulations=5, prior_fn=lambda s: np.ones(9), rollout="heuristic")
+    agent = PUCTAgent(
+        budget=Budget(simulations=5),
+        puct=PUCTSettings(c_base=0.0),
+        prior_fn=lambda s: np.ones(9),
+        rollout="heuristic",
+    )
     with pytest.raises(ValueError, match="tictactoe has no heuristic rollout"):
         agent.search(TicTacToeState())
 
@@ -202,10 +225,10 @@ def test_bad_evaluator_arguments_are_named() -> None:
 
 def test_seeded_searches_repeat_and_seeds_matter() -> None:
     def run(seed: int) -> list[np.ndarray]:
-        agent = MCTSAgent(
-            simulations=60,
+        agent = PUCTAgent(
+            budget=Budget(simulations=60),
+            puct=PUCTSettings(dirichlet_alpha=0.3, c_base=0.0),
             prior_fn=lambda s: np.ones(s.num_actions),
-            dirichlet_alpha=0.3,
             seed=seed,
         )  # fmt: skip  (playouts and root noise: both random)
         return [visits_of(agent.search(s), 37) for s in random_positions(REVERSI6, 4, seed=2)]
@@ -220,7 +243,12 @@ def test_prepare_does_not_change_the_moves() -> None:
     states = random_positions(C4, 3, seed=4)
 
     def moves(prepare: bool) -> list[int]:
-        agent = MCTSAgent(simulations=40, prior_fn=lambda s: np.ones(7), seed=3)
+        agent = PUCTAgent(
+            budget=Budget(simulations=40),
+            puct=PUCTSettings(c_base=0.0),
+            prior_fn=lambda s: np.ones(7),
+            seed=3,
+        )
         if prepare:
             agent.prepare(C4)
         return [agent.search(s).action for s in states]
@@ -230,14 +258,31 @@ def test_prepare_does_not_change_the_moves() -> None:
 
 def test_time_limit_workers_and_final_rule() -> None:
     state = REVERSI6.initial_state()
-    timed = MCTSAgent(time_limit=0.05, prior_fn=lambda s: np.ones(37), seed=0).search(state)
+    timed = PUCTAgent(
+        budget=Budget(time_limit=0.05),
+        puct=PUCTSettings(c_base=0.0, leaves=8),
+        prior_fn=lambda s: np.ones(37),
+        seed=0,
+    ).search(state)
     assert timed.simulations >= 8 and timed.seconds < 1.0
     assert sum(m.visits for m in timed.moves) == timed.simulations
-    two = MCTSAgent(simulations=64, workers=2, prior_fn=lambda s: np.ones(37), seed=0)
+    two = PUCTAgent(
+        budget=Budget(simulations=64),
+        puct=PUCTSettings(c_base=0.0),
+        tree=TreeSettings(workers=2),
+        prior_fn=lambda s: np.ones(37),
+        seed=0,
+    )
     info = two.search(state)
     assert info.workers == 2 and info.simulations == 64
     assert sum(m.visits for m in info.moves) == 64
-    best_mean = MCTSAgent(simulations=64, final="max", value_fn=lambda s: 0.0, seed=0)
+    best_mean = PUCTAgent(
+        budget=Budget(simulations=64),
+        puct=PUCTSettings(c_base=0.0),
+        tree=TreeSettings(final="max"),
+        value_fn=lambda s: 0.0,
+        seed=0,
+    )
     moves = best_mean.search(state).moves
     assert max(moves, key=lambda m: (m.mean_value, m.visits, -m.action)).action == (
         best_mean.last_search.action
@@ -245,7 +290,13 @@ def test_time_limit_workers_and_final_rule() -> None:
 
 
 def test_without_a_prior_the_prior_is_uniform_and_reuse_tree_continues_the_tree() -> None:
-    agent = MCTSAgent(simulations=300, value_fn=lambda s: 0.0, reuse_tree=True, seed=0)
+    agent = PUCTAgent(
+        budget=Budget(simulations=300),
+        puct=PUCTSettings(c_base=0.0),
+        tree=TreeSettings(reuse_tree=True),
+        value_fn=lambda s: 0.0,
+        seed=0,
+    )
     state = C4.initial_state()
     info = agent.search(state)
     assert [m.prior for m in info.moves] == pytest.approx([1 / 7] * 7)
@@ -258,14 +309,16 @@ def test_without_a_prior_the_prior_is_uniform_and_reuse_tree_continues_the_tree(
     assert not fresh.reused_tree and sum(m.visits for m in fresh.moves) == 300
 
 
-def test_foreign_positions_and_the_solver_are_refused() -> None:
+def test_foreign_positions_are_refused() -> None:
     env = tictactoe_v0.env()
     env.reset()
     foreign = AECGameState.from_env(env)
-    with pytest.raises(ValueError, match="prior_fn and value_fn need a position of a catalog"):
-        MCTSAgent(simulations=5, prior_fn=lambda s: np.ones(9)).search(foreign)
-    with pytest.raises(ValueError, match="solver=True is not allowed with prior_fn or value_fn"):
-        MCTSAgent(solver=True, value_fn=lambda s: 0.0)
+    with pytest.raises(ValueError, match="PUCTAgent searches the catalog's games"):
+        PUCTAgent(
+            budget=Budget(simulations=5),
+            puct=PUCTSettings(c_base=0.0),
+            prior_fn=lambda s: np.ones(9),
+        ).search(foreign)
 
 
 # --- SB3's batched evaluator, with a stand-in policy ----------------------------------------------

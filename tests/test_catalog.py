@@ -20,6 +20,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import boardzoo  # noqa: F401 (registers the envs)
 from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from boardzoo.agents.settings import Budget, TreeSettings, UCTSettings
 from boardzoo.cli import main
 from boardzoo.games.catalog import all_games
 from boardzoo.games.spec import KERNEL_FUNCTIONS, GameSpec
@@ -148,9 +149,17 @@ def test_states_keep_the_contract(name):
 def test_every_agent_plays_a_game(name):
     game = SPECS[name].make()
     pairs = [
-        (MCTSAgent(simulations=200, seed=0), AlphaBetaAgent(depth=2, seed=0)),
+        (MCTSAgent(budget=Budget(simulations=200), seed=0), AlphaBetaAgent(depth=2, seed=0)),
         (GreedyAgent(seed=0), RandomAgent(seed=0)),
-        (MCTSAgent(simulations=100, solver=True, reuse_tree=True, seed=1), GreedyAgent(seed=1)),
+        (
+            MCTSAgent(
+                budget=Budget(simulations=100),
+                uct=UCTSettings(solver=True),
+                tree=TreeSettings(reuse_tree=True),
+                seed=1,
+            ),
+            GreedyAgent(seed=1),
+        ),
         (AlphaBetaAgent(depth=3, time_limit=0.05, seed=1), RandomAgent(seed=1)),
     ]
     for agents in pairs:

@@ -25,6 +25,7 @@ from pettingzoo import AECEnv
 from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
 from boardzoo.agents import AECGameState, MCTSAgent
+from boardzoo.agents.settings import Budget
 
 SIMULATIONS = 150
 SEEDS = (0, 1, 2)
@@ -119,7 +120,7 @@ def test_foreign_mcts_takes_the_win_in_one(case: str, seed: int) -> None:
     game, moves, answer, _ = WINS[case]
     env = played(game, moves)
     before = seen(env)
-    assert MCTSAgent(simulations=SIMULATIONS, seed=seed).act(env) == answer
+    assert MCTSAgent(budget=Budget(simulations=SIMULATIONS), seed=seed).act(env) == answer
     assert_same(before, env)
     mover = env.agent_selection
     env.step(answer)  # the env plays on from where it was
@@ -132,7 +133,7 @@ def test_foreign_mcts_blocks_the_only_threat(case: str, seed: int) -> None:
     game, moves, answer = BLOCKS[case]
     env = played(game, moves)
     before = seen(env)
-    assert MCTSAgent(simulations=SIMULATIONS, seed=seed).act(env) == answer
+    assert MCTSAgent(budget=Budget(simulations=SIMULATIONS), seed=seed).act(env) == answer
     assert_same(before, env)
 
 
@@ -283,7 +284,7 @@ def test_an_env_that_cannot_be_cloned_says_what_it_must_offer(copying: str, why:
     env.reset()
     env.step(0)
     with pytest.raises(ValueError) as raised:
-        MCTSAgent(simulations=10, seed=0).act(env)
+        MCTSAgent(budget=Budget(simulations=10), seed=0).act(env)
     message = str(raised.value)
     assert message == f"{NimEnv.__module__}.NimEnv cannot be cloned for search: {why}; {OFFER}"
     assert env.pile.stones == 6 and env.agent_selection == "b"
@@ -302,7 +303,7 @@ def test_an_env_with_get_state_and_set_state_is_searched_through_them() -> None:
     env.reset()
     env.step(0)  # 9 stones, b to move: taking 1 leaves 8, a multiple of 4
     SnapshotNimEnv.calls.clear()
-    agent = MCTSAgent(simulations=300, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=300), seed=0)
     assert agent.act(env) == 0  # through env_state, as a user calls it
     info = agent.last_search
     assert info is not None and sum(move.visits for move in info.moves) == 300

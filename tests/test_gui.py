@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from boardzoo.agents.settings import Budget
+
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -215,7 +217,7 @@ def test_reversi_illegal_square_and_quit_key(make_window):
 
 
 def test_analysis_overlay_shows_the_search(make_window):
-    agent = MCTSAgent(simulations=400, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=400), seed=0)
     agent.prepare(make_game("reversi", board_size=6))  # a cold compile outside the frame count
     window = make_window("reversi", ("human", agent), options={"board_size": 6}, analysis=False)
     window.step()
@@ -242,7 +244,7 @@ def test_analysis_overlay_shows_the_search(make_window):
 
 
 def test_analysis_leaves_the_humans_legal_moves_in_sight(make_window):
-    agent = MCTSAgent(simulations=400, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=400), seed=0)
     agent.prepare(make_game("reversi", board_size=6))  # a cold compile outside the frame count
     window = make_window("reversi", ("human", agent), options={"board_size": 6}, analysis=True)
     for action in [27, 26, 19, 16, 10, 4, 5, 9, 8]:  # a middle game, White (the agent) to move

@@ -18,8 +18,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from reference_tictactoe import ttt_best_actions, ttt_value
 
-from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
+from boardzoo.agents import BYTES_PER_NODE, MCTSAgent, build_agent
 from boardzoo.agents.greedy import GreedyAgent
+from boardzoo.agents.puct import PUCTAgent
+from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings, UCTSettings
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
@@ -87,7 +89,7 @@ def test_uct_finds_the_winning_move(name, seed):
     state = TicTacToeState.from_text(ONE_WINNING_MOVE[name])
     winning = {a for a in state.legal_actions() if state.apply(a).winner == 0}
     assert len(winning) == 1
-    assert MCTSAgent(simulations=2000, seed=seed).search(state).action in winning
+    assert MCTSAgent(budget=Budget(simulations=2000), seed=seed).search(state).action in winning
 
 
 @pytest.mark.parametrize("name", list(FORCED_BLOCK))
@@ -97,7 +99,7 @@ def test_uct_blocks_the_only_threat(name, seed):
     assert state.current_player == 1
     best = ttt_best_actions(state)
     assert len(best) == 1 and ttt_value(state) == 0
-    assert MCTSAgent(simulations=2000, seed=seed).search(state).action in best
+    assert MCTSAgent(budget=Budget(simulations=2000), seed=seed).search(state).action in best
 
 
 # Connect Four, hand-checked: red (X) to move wins at once only in column d; yellow (O) to move
@@ -126,7 +128,7 @@ def test_uct_wins_connect_four_in_one(seed):
     assert state.current_player == 0
     winning = [a for a in state.legal_actions() if state.apply(a).winner == 0]
     assert winning == [3]  # column d
-    assert MCTSAgent(simulations=3000, seed=seed).search(state).action == 3
+    assert MCTSAgent(budget=Budget(simulations=3000), seed=seed).search(state).action == 3
 
 
 @pytest.mark.parametrize("name", list(C4_MUST_BLOCK))
@@ -141,7 +143,7 @@ def test_uct_blocks_a_connect_four_threat(name, seed):
         if not any(state.apply(a).apply(b).winner == 0 for b in state.apply(a).legal_actions())
     ]
     assert safe == [3]
-    assert MCTSAgent(simulations=5000, seed=seed).search(state).action == 3
+    assert MCTSAgent(budget=Budget(simulations=5000), seed=seed).search(state).action == 3
 
 
 def reversi_4x4_positions(count: int, empties: int) -> list[ReversiState]:
@@ -164,23 +166,33 @@ def reversi_4x4_positions(count: int, empties: int) -> list[ReversiState]:
 def test_reversi_4x4_endgames_match_exact_minimax(solver):
     for state in reversi_4x4_positions(6, empties=8):
         best = max(sign(-reversi_value(state.apply(a))) for a in state.legal_actions())
-        action = MCTSAgent(simulations=20_000, solver=solver, seed=3).search(state).action
+        action = (
+            MCTSAgent(budget=Budget(simulations=20_000), uct=UCTSettings(solver=solver), seed=3)
+            .search(state)
+            .action
+        )
         assert sign(-reversi_value(state.apply(action))) == best, state
 
 
 def test_solver_proves_the_tictactoe_start_is_a_draw():
-    info = MCTSAgent(simulations=200_000, solver=True, seed=0).search(TicTacToeState())
+    info = MCTSAgent(
+        budget=Budget(simulations=200_000), uct=UCTSettings(solver=True), seed=0
+    ).search(TicTacToeState())
     assert info.proven == "draw"
     assert info.simulations < 200_000  # it stops once the root is proven
 
 
 def test_solver_plays_a_proven_win_and_avoids_proven_losses():
     state = TicTacToeState.from_text(ONE_WINNING_MOVE["row"])
-    info = MCTSAgent(simulations=500, solver=True, seed=0).search(state)
+    info = MCTSAgent(budget=Budget(simulations=500), uct=UCTSettings(solver=True), seed=0).search(
+        state
+    )
     assert info.proven == "win" and info.action == 2
     # O to move: every move but the block loses, and the solver proves those losses.
     state = TicTacToeState.from_text(FORCED_BLOCK["row"])
-    info = MCTSAgent(simulations=3000, solver=True, seed=0).search(state)
+    info = MCTSAgent(budget=Budget(simulations=3000), uct=UCTSettings(solver=True), seed=0).search(
+        state
+    )
     assert info.action in ttt_best_actions(state)
     lost = {m.action for m in info.moves if m.proven == "loss"}
     assert lost and info.action not in lost
@@ -189,7 +201,7 @@ def test_solver_plays_a_proven_win_and_avoids_proven_losses():
 @pytest.mark.parametrize("mcts_first", [True, False])
 def test_mcts_2000_never_loses_to_perfect_tictactoe(mcts_first):
     for game in range(12):
-        agent = MCTSAgent(simulations=2000, seed=100 + game)
+        agent = MCTSAgent(budget=Budget(simulations=2000), seed=100 + game)
         perfect = perfect_ttt_player(np.random.default_rng(game))
         if mcts_first:
             first, _ = play(TicTacToeState(), mcts_player(agent), perfect)
@@ -223,7 +235,7 @@ def match_score(make_mcts, make_opponent, games: int) -> float:
 def test_mcts_1000_beats_random_at_reversi_8x8():
     games = 100
     score = match_score(
-        lambda g: MCTSAgent(simulations=1000, seed=g),
+        lambda g: MCTSAgent(budget=Budget(simulations=1000), seed=g),
         lambda g: random_player(np.random.default_rng(10_000 + g)),
         games,
     )
@@ -235,7 +247,7 @@ def test_mcts_1000_beats_random_at_reversi_8x8():
 def test_mcts_10000_beats_greedy_at_reversi_8x8():
     games = 60
     score = match_score(
-        lambda g: MCTSAgent(simulations=10_000, seed=g),
+        lambda g: MCTSAgent(budget=Budget(simulations=10_000), seed=g),
         lambda g: GreedyAgent(seed=20_000 + g).act,
         games,
     )
@@ -249,7 +261,7 @@ def test_same_seed_same_moves_and_env_untouched():
     def game_actions(seed: int) -> list[int]:
         env = reversi_v0.env(board_size=6)
         env.reset()
-        agent = MCTSAgent(simulations=300, seed=seed)
+        agent = MCTSAgent(budget=Budget(simulations=300), seed=seed)
         actions = []
         for _ in env.agent_iter():
             _, _, termination, truncation, _ = env.last()
@@ -271,7 +283,7 @@ def test_time_limit_is_kept():
     # 1 s rather than 0.1 s: on a machine with more runnable processes than cores, the OS
     # deschedules the search for whole time slices (10-40 ms were measured), which is a third of
     # a 0.1 s limit but a few percent of 1 s. The search code is loaded before any clock runs.
-    agent = MCTSAgent(time_limit=1.0, seed=0)
+    agent = MCTSAgent(budget=Budget(time_limit=1.0), seed=0)
     state = ReversiState.initial(8)
     agent.prepare(state.game)
     overruns = []
@@ -285,7 +297,7 @@ def test_time_limit_is_kept():
 
 
 def test_simulations_and_time_limit_together_stop_at_the_first():
-    agent = MCTSAgent(simulations=50, time_limit=5.0, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=50, time_limit=5.0), seed=0)
     info = agent.search(ReversiState.initial(8))
     assert info.simulations == 50 and info.seconds < 1.0
 
@@ -296,7 +308,7 @@ def test_prepare_does_not_change_the_moves(game, options):
     """A prepared agent plays the same moves as an unprepared one with the same seed."""
 
     def moves(prepare: bool) -> list[int]:
-        agent = MCTSAgent(simulations=300, seed=4, **options)
+        agent = build_agent("mcts", {"simulations": 300, **options}, seed=4)
         if prepare:
             agent.prepare(make_game(game))
         state, played = initial_state(game), []
@@ -314,7 +326,9 @@ def test_prepare_does_not_change_the_moves(game, options):
 def test_tree_reuse_plays_legal_moves_through_passes_and_self_play():
     passes = 0
     for seed in range(8):
-        agent = MCTSAgent(simulations=400, reuse_tree=True, seed=seed)
+        agent = MCTSAgent(
+            budget=Budget(simulations=400), tree=TreeSettings(reuse_tree=True), seed=seed
+        )
         state = ReversiState.initial(4)
         reused = 0
         while not state.is_terminal():
@@ -332,13 +346,13 @@ def test_tree_reuse_agrees_with_a_fresh_search_within_noise():
     positions = []
     rng = np.random.default_rng(5)
     state = ReversiState.initial(6)
-    reuse = MCTSAgent(simulations=3000, reuse_tree=True, seed=1)
+    reuse = MCTSAgent(budget=Budget(simulations=3000), tree=TreeSettings(reuse_tree=True), seed=1)
     same_as_fresh = same_as_other_seed = 0
     while not state.is_terminal():
         info = reuse.search(state)
         budget = sum(m.visits for m in info.moves)  # what the reused tree holds at the root
-        fresh = MCTSAgent(simulations=max(budget, 1), seed=2).search(state).action
-        other = MCTSAgent(simulations=max(budget, 1), seed=3).search(state).action
+        fresh = MCTSAgent(budget=Budget(simulations=max(budget, 1)), seed=2).search(state).action
+        other = MCTSAgent(budget=Budget(simulations=max(budget, 1)), seed=3).search(state).action
         same_as_fresh += fresh == info.action
         same_as_other_seed += fresh == other
         positions.append(state)
@@ -348,7 +362,7 @@ def test_tree_reuse_agrees_with_a_fresh_search_within_noise():
 
 
 def test_workers_merge_root_counts():
-    agent = MCTSAgent(simulations=4000, workers=2, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=4000), tree=TreeSettings(workers=2), seed=0)
     info = agent.search(ReversiState.initial(8))
     assert info.workers == 2
     assert info.simulations == 4000
@@ -357,7 +371,7 @@ def test_workers_merge_root_counts():
 
 
 def test_node_cap_keeps_searching_from_the_leaves():
-    agent = MCTSAgent(simulations=5000, max_nodes=65, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=5000), tree=TreeSettings(max_nodes=65), seed=0)
     info = agent.search(ReversiState.initial(8))
     assert info.simulations == 5000
     assert info.tree_nodes <= 65
@@ -373,7 +387,7 @@ def test_node_cap_keeps_searching_from_the_leaves():
 def test_the_smallest_tree_plays_whole_games(game, budget):
     """With room for the root and its children only, every simulation budget larger than the
     tree is spent and every move of the game is legal (the opponent plays at random)."""
-    agent = MCTSAgent(max_nodes=MIN_NODES, seed=0, **budget)
+    agent = build_agent("mcts", {"max_nodes": MIN_NODES, **budget}, seed=0)
     state, rng = initial_state(game), np.random.default_rng(1)
     while not state.is_terminal():
         if state.current_player == 0:
@@ -390,22 +404,22 @@ def test_the_smallest_tree_plays_whole_games(game, budget):
 
 def test_max_nodes_limits_are_named():
     with pytest.raises(ValueError, match=r"max_nodes=64 is not allowed: .* in 65\.\.2147483647"):
-        MCTSAgent(max_nodes=MIN_NODES - 1)
+        MCTSAgent(tree=TreeSettings(max_nodes=MIN_NODES - 1))
     with pytest.raises(ValueError, match=r"max_nodes=2147483648 is not allowed"):
-        MCTSAgent(max_nodes=2**31)
+        MCTSAgent(tree=TreeSettings(max_nodes=2**31))
     huge = 2**31 - 1  # fits the node ids, but 100 GB of trees fit no test machine
     with pytest.raises(ValueError, match=r"max_nodes=2147483647 is not allowed: .* GB, more than"):
-        MCTSAgent(max_nodes=huge, workers=8)
+        MCTSAgent(tree=TreeSettings(max_nodes=huge, workers=8))
 
 
 def test_a_large_tree_is_allocated_as_it_is_used():
     """10 million nodes (500 MB) are reserved, but only the pages the search uses are touched."""
     code = """
 import resource
-from boardzoo.agents import MCTSAgent
+from boardzoo.agents import Budget, MCTSAgent, TreeSettings
 from boardzoo.games import ReversiState
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-agent = MCTSAgent(simulations=2000, max_nodes=10_000_000, seed=0)
+agent = MCTSAgent(Budget(simulations=2000), tree=TreeSettings(max_nodes=10_000_000), seed=0)
 info = agent.search(ReversiState.initial(8))
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(info.simulations, info.tree_nodes, (after - before) // 1024)
@@ -423,13 +437,13 @@ def test_act_with_policy():
     env = tictactoe_v0.env()
     env.reset()
     env.step(4)
-    policy, action = MCTSAgent(simulations=500, seed=0).act_with_policy(env)
+    policy, action = MCTSAgent(budget=Budget(simulations=500), seed=0).act_with_policy(env)
     assert policy.shape == (9,) and math.isclose(policy.sum(), 1.0)
     assert policy[4] == 0 and action == int(np.argmax(policy))
 
 
 def test_search_info_describes_the_search():
-    info = MCTSAgent(simulations=1000, seed=0).search(ReversiState.initial(8))
+    info = MCTSAgent(budget=Budget(simulations=1000), seed=0).search(ReversiState.initial(8))
     assert info.moves[0].visits >= info.moves[-1].visits
     assert {m.action for m in info.moves} == {19, 26, 37, 44}
     assert info.principal_variation[0] == info.action
@@ -449,7 +463,9 @@ def test_puct_follows_a_good_prior_with_few_simulations():
         p[winning] = 1.0
         return p
 
-    info = MCTSAgent(simulations=30, prior_fn=prior, seed=0).search(state)
+    info = PUCTAgent(
+        budget=Budget(simulations=30), puct=PUCTSettings(c_base=0.0), prior_fn=prior, seed=0
+    ).search(state)
     assert info.action == winning
     assert max(info.moves, key=lambda m: m.prior).action == winning
 
@@ -458,18 +474,23 @@ def test_exact_value_function_gives_minimax_play():
     def value(s):
         return float(ttt_value(s))
 
-    agent = MCTSAgent(simulations=200, value_fn=value, prior_fn=lambda s: np.ones(9), seed=0)
+    agent = PUCTAgent(
+        budget=Budget(simulations=200),
+        puct=PUCTSettings(c_base=0.0),
+        value_fn=value,
+        prior_fn=lambda s: np.ones(9),
+        seed=0,
+    )
     for text in (*ONE_WINNING_MOVE.values(), *FORCED_BLOCK.values()):
         state = TicTacToeState.from_text(text)
         assert agent.search(state).action in ttt_best_actions(state)
 
 
 def test_alphazero_schedule_and_dirichlet_noise():
-    agent = MCTSAgent(
-        simulations=200,
+    agent = PUCTAgent(
+        budget=Budget(simulations=200),
+        puct=PUCTSettings(c_base=19652, dirichlet_alpha=0.3),
         prior_fn=lambda s: np.ones(s.num_actions),
-        c_base=19652,
-        dirichlet_alpha=0.3,
         seed=0,
     )
     state = ReversiState.initial(6)
@@ -482,7 +503,9 @@ def test_alphazero_schedule_and_dirichlet_noise():
 
 
 def test_prior_of_the_wrong_shape_is_a_clear_error():
-    agent = MCTSAgent(simulations=10, prior_fn=lambda s: np.ones(3))
+    agent = PUCTAgent(
+        budget=Budget(simulations=10), puct=PUCTSettings(c_base=0.0), prior_fn=lambda s: np.ones(3)
+    )
     with pytest.raises(ValueError, match="prior_fn must return 9 probabilities"):
         agent.search(TicTacToeState())
 
@@ -541,7 +564,7 @@ class NimEnv(AECEnv):
 def test_adapter_searches_any_aec_env(stones, winning_take):
     env = NimEnv(stones)
     env.reset()
-    agent = MCTSAgent(simulations=2000, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=2000), seed=0)
     action = agent.act(env)
     assert action + 1 == winning_take
     assert env.stones == stones and env.agent_selection == "a"  # the env was not touched
@@ -561,16 +584,19 @@ def test_adapter_searches_any_aec_env(stones, winning_take):
         ({"workers": 0}, "workers=0 is not allowed: it must be an integer in 1..256"),
         ({"max_nodes": 1}, "max_nodes=1 is not allowed: it must be an integer in 65.."),
         ({"c": 0}, "c=0 is not allowed: it must be a number > 0"),
-        ({"dirichlet_epsilon": 2}, "dirichlet_epsilon=2 is not allowed: .* in \\[0, 1\\]"),
-        ({"seed": "x"}, "seed='x' is not allowed: it must be an integer"),
+        ({"rave_k": -1}, "rave_k=-1 is not allowed: it must be a number >= 0"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        MCTSAgent(**kwargs)
+        build_agent("mcts", kwargs)
+    with pytest.raises(ValueError, match="seed='x' is not allowed: it must be an integer"):
+        MCTSAgent(seed="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="budget must be a Budget, got int"):
+        MCTSAgent(300)  # type: ignore[arg-type]
 
 
 def test_searching_a_finished_game_is_an_error():
     state = TicTacToeState.from_text("X X X\nO O .\n. . .")
     with pytest.raises(ValueError, match="the game is over"):
-        MCTSAgent(simulations=10).search(state)
+        MCTSAgent(budget=Budget(simulations=10)).search(state)

@@ -12,6 +12,7 @@ from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import MCTSAgent
 from boardzoo.agents.registry import AgentSpecError, make_agent
+from boardzoo.agents.settings import Budget, Enhancements, TreeSettings, UCTSettings
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.games.catalog import make_game
 from boardzoo.games.connect_four import ConnectFourState
@@ -167,7 +168,7 @@ def test_plain_uct_visit_counts_add_up_by_hand(state):
 
 
 def test_the_plain_agent_does_not_take_the_enhanced_loop():
-    agent = MCTSAgent(simulations=10, seed=0)
+    agent = MCTSAgent(budget=Budget(simulations=10), seed=0)
     agent.search(TicTacToeState())
     assert not agent.rules.enhanced
     assert not any(agent.rules.constants().values())
@@ -241,7 +242,9 @@ def test_amaf_update_by_hand():
 
 def test_rave_plays_the_winning_move():
     state = TicTacToeState.from_text("X X .\nO O .\n. . .")
-    info = MCTSAgent(simulations=2000, rave=True, seed=1).search(state)
+    info = MCTSAgent(
+        budget=Budget(simulations=2000), enhancements=Enhancements(rave=True), seed=1
+    ).search(state)
     assert info.action == 2
 
 
@@ -283,7 +286,9 @@ def test_progressive_bias_steers_a_short_search_to_the_best_evaluated_move():
     heur = {a: heuristic_for_mover(state, a, game) for a in state.legal_actions()}
     best = max(heur, key=heur.get)
     assert sorted(heur.values())[-1] - sorted(heur.values())[-2] > 0.02
-    info = MCTSAgent(simulations=300, progressive_bias=1000.0, seed=0).search(state)
+    info = MCTSAgent(
+        budget=Budget(simulations=300), enhancements=Enhancements(progressive_bias=1000.0), seed=0
+    ).search(state)
     assert info.action == best
 
 
@@ -354,7 +359,9 @@ def test_minimax_with_an_evaluation_finds_a_connect_four_win_in_one():
     state = ConnectFourState()
     for column in (0, 6, 1, 6, 2):
         state = state.apply(column)
-    info = MCTSAgent(simulations=200, minimax_weight=0.5, seed=0).search(state.apply(5))
+    info = MCTSAgent(
+        budget=Budget(simulations=200), enhancements=Enhancements(minimax_weight=0.5), seed=0
+    ).search(state.apply(5))
     assert info.action == 3
 
 
@@ -376,9 +383,14 @@ def test_last_good_reply_is_remembered_for_the_winner_and_forgotten_for_the_lose
 
 def test_lgrf_playouts_fill_the_reply_table_and_play_well():
     state = TicTacToeState.from_text("X X .\nO O .\n. . .")
-    agent = MCTSAgent(simulations=2000, rollout="lgrf", seed=2)
+    agent = MCTSAgent(budget=Budget(simulations=2000), uct=UCTSettings(rollout="lgrf"), seed=2)
     assert agent.search(state).action == 2
-    agent = MCTSAgent(simulations=500, rollout="lgrf", seed=2, reuse_tree=True)
+    agent = MCTSAgent(
+        budget=Budget(simulations=500),
+        uct=UCTSettings(rollout="lgrf"),
+        tree=TreeSettings(reuse_tree=True),
+        seed=2,
+    )
     agent.search(ReversiState.initial(6))
     assert (agent._searchers[0].memory.lgr >= 0).sum() > 10
 
@@ -417,17 +429,30 @@ def test_criticality_search_counts_every_finished_playout():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_threads_prove_the_same_tictactoe_results(threads):
-    info = MCTSAgent(simulations=300_000, solver=True, threads=threads, seed=0).search(
-        TicTacToeState()
-    )
+    info = MCTSAgent(
+        budget=Budget(simulations=300_000),
+        uct=UCTSettings(solver=True),
+        enhancements=Enhancements(threads=threads),
+        seed=0,
+    ).search(TicTacToeState())
     assert info.proven == "draw"
     state = TicTacToeState.from_text("X . .\n. O .\n. . .")  # X to move: a draw with best play
     assert state.current_player == 0
-    info = MCTSAgent(simulations=300_000, solver=True, threads=threads, seed=0).search(state)
+    info = MCTSAgent(
+        budget=Budget(simulations=300_000),
+        uct=UCTSettings(solver=True),
+        enhancements=Enhancements(threads=threads),
+        seed=0,
+    ).search(state)
     assert info.proven == "draw" and info.action in ttt_best_actions(state)
     state = TicTacToeState.from_text("X O .\n. . .\n. . .")  # X to move wins by force
     assert state.current_player == 0 and ttt_value(state) == 1
-    info = MCTSAgent(simulations=300_000, solver=True, threads=threads, seed=0).search(state)
+    info = MCTSAgent(
+        budget=Budget(simulations=300_000),
+        uct=UCTSettings(solver=True),
+        enhancements=Enhancements(threads=threads),
+        seed=0,
+    ).search(state)
     assert info.proven == "win" and info.action in ttt_best_actions(state)
 
 
@@ -490,7 +515,11 @@ def test_virtual_loss_is_taken_back_exactly_and_each_thread_grows_its_own_range(
 
 def test_two_threads_share_one_tree_and_leave_no_virtual_loss():
     # Enough simulations that the races of the first few (both threads at the root) weigh little.
-    agent = MCTSAgent(simulations=100_000, threads=2, virtual_loss=3, seed=0)
+    agent = MCTSAgent(
+        budget=Budget(simulations=100_000),
+        enhancements=Enhancements(threads=2, virtual_loss=3),
+        seed=0,
+    )
     info = agent.search(ReversiState.initial(8))
     searcher = agent._searchers[0]
     tree = searcher.tree
@@ -573,7 +602,12 @@ def test_enhanced_tree_reuse_keeps_the_subtree_and_its_statistics():
     errors, reachable, _ = visit_count_errors(tree, root_leaf_visits=1)
     assert reachable == size and not any(errors)
     # And through the agent: the second search starts from the kept subtree.
-    agent = MCTSAgent(simulations=3000, rave=True, reuse_tree=True, seed=0)
+    agent = MCTSAgent(
+        budget=Budget(simulations=3000),
+        enhancements=Enhancements(rave=True),
+        tree=TreeSettings(reuse_tree=True),
+        seed=0,
+    )
     info = agent.search(state)
     state = state.apply(info.action)
     state = state.apply(state.legal_actions()[0])
@@ -631,11 +665,10 @@ def test_bad_options_are_named(spec, words):
 
 
 def test_heuristic_rollouts_cannot_be_recorded():
-    agent = MCTSAgent(simulations=10, rave=True, rollout="heuristic")
+    agent = MCTSAgent(
+        budget=Budget(simulations=10),
+        uct=UCTSettings(rollout="heuristic"),
+        enhancements=Enhancements(rave=True),
+    )
     with pytest.raises(ValueError, match="rollout=heuristic"):
         agent.search(ReversiState.initial(6))
-
-
-def test_enhancements_refuse_prior_functions():
-    with pytest.raises(ValueError, match="enhancements"):
-        MCTSAgent(simulations=10, rave=True, prior_fn=lambda s: np.ones(s.num_actions))

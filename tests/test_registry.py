@@ -3,6 +3,7 @@ agent describes its options from its docstring."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import subprocess
@@ -14,9 +15,13 @@ import pytest
 from boardzoo.agents import (
     AgentSpecError,
     AlphaBetaAgent,
+    Budget,
+    Enhancements,
     GreedyAgent,
     MCTSAgent,
     RandomAgent,
+    TreeSettings,
+    UCTSettings,
     agent_names,
     check_spec,
     describe_agent,
@@ -25,6 +30,7 @@ from boardzoo.agents import (
     parse_spec,
 )
 from boardzoo.agents.registry import AGENT_CLASSES, agent_class, register_agent
+from boardzoo.agents.settings import Settings
 from boardzoo.games import ReversiState
 from boardzoo.games.catalog import GAME_NAMES, initial_state
 
@@ -43,9 +49,14 @@ def model_file(tmp_path_factory):
 def test_specs_build_configured_agents():
     agent = make_agent("mcts:simulations=1_000,c=1.0,final=max,solver=true,reuse_tree=yes", seed=3)
     assert isinstance(agent, MCTSAgent)
-    assert (agent.simulations, agent.c, agent.final, agent.solver, agent.reuse_tree) == (
-        1000, 1.0, "max", True, True,
-    )  # fmt: skip
+    assert agent.budget == Budget(simulations=1000)
+    assert agent.uct == UCTSettings(c=1.0, solver=True)
+    assert agent.tree == TreeSettings(final="max", reuse_tree=True)
+    assert agent.enhancements == Enhancements()
+    assert agent.rules.solver and agent.rules.c == 1.0
+    agent = make_agent("mcts:rave=true,threads=2,time_limit=0.5", seed=3)
+    assert agent.enhancements == Enhancements(rave=True, threads=2)
+    assert agent.budget == Budget(time_limit=0.5) and agent.simulations is None
     assert isinstance(make_agent("alphabeta:depth=2"), AlphaBetaAgent)
     assert isinstance(make_agent("greedy"), GreedyAgent)
     assert isinstance(make_agent(" random "), RandomAgent)
@@ -84,10 +95,16 @@ BAD_VALUES = [
     ("mcts:time_limit=inf", "time_limit=inf", "a number > 0"),
     ("mcts:c=-1", "c=-1.0", "a number > 0"),
     ("mcts:c=0", "c=0.0", "a number > 0"),
-    ("mcts:c_base=0", "c_base=0.0", "a number > 0"),
-    ("mcts:dirichlet_alpha=-0.3", "dirichlet_alpha=-0.3", "a number > 0"),
-    ("mcts:dirichlet_epsilon=1.5", "dirichlet_epsilon=1.5", "a number in [0, 1]"),
-    ("mcts:dirichlet_epsilon=-0.1", "dirichlet_epsilon=-0.1", "a number in [0, 1]"),
+    ("mcts:rave_k=-1", "rave_k=-1.0", "a number >= 0"),
+    ("mcts:widening_alpha=2", "widening_alpha=2.0", "a number in [0, 1]"),
+    ("mcts:threads=0", "threads=0", "an integer in 1..64"),
+    ("az:c_init=0", "c_init=0.0", "a number > 0"),
+    ("az:c_base=-1", "c_base=-1.0", "a number >= 0"),
+    ("az:dirichlet_alpha=-0.3", "dirichlet_alpha=-0.3", "a number > 0"),
+    ("az:dirichlet_epsilon=1.5", "dirichlet_epsilon=1.5", "a number in [0, 1]"),
+    ("az:dirichlet_epsilon=-0.1", "dirichlet_epsilon=-0.1", "a number in [0, 1]"),
+    ("az:leaves=65", "leaves=65", "an integer in 1..64"),
+    ("az:search=gumbel,time_limit=1", "search='gumbel'", "gumbel with simulations=N and no"),
     ("mcts:workers=0", "workers=0", "an integer in 1..256"),
     ("mcts:workers=100000", "workers=100000", "an integer in 1..256"),
     ("mcts:max_nodes=10", "max_nodes=10", "an integer in 65.."),
@@ -123,7 +140,7 @@ def test_bad_values_are_one_line_errors_naming_key_value_and_what_is_allowed(spe
 PUCT_BAD_VALUES = [
     ("simulations=0", "simulations=0"),
     ("time_limit=-1", "time_limit=-1.0"),
-    ("c=0", "c=0.0"),
+    ("c_init=0", "c_init=0.0"),
     ("c_base=-5", "c_base=-5.0"),
     ("dirichlet_alpha=0", "dirichlet_alpha=0.0"),
     ("dirichlet_epsilon=2", "dirichlet_epsilon=2.0"),
@@ -178,7 +195,8 @@ def test_bad_specs_are_one_line_errors(spec, message):
     "spec",
     ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=none,time_limit=0.1",
      "mcts:simulations=1", "mcts:time_limit=0.01,max_nodes=65,workers=2,reuse_tree=true",
-     "mcts:dirichlet_epsilon=0,dirichlet_alpha=0.3", "mcts:dirichlet_epsilon=1,c=0.01",
+     "az:dirichlet_epsilon=0,dirichlet_alpha=0.3", "az:dirichlet_epsilon=1,c_init=0.01",
+     "mcts:c=0.01,preset=strong,rave=true", "az:search=gumbel,simulations=16,gumbel_k=4",
      "mcts:simulations=10_000_000_000_000_000_000", "alphabeta:exact_empties=0"],
 )  # fmt: skip
 def test_good_specs_pass_the_check(spec):
@@ -214,14 +232,21 @@ def test_every_option_of_every_agent_has_help_type_and_default(name):
     cls = agent_class(name)
     parameters = inspect.signature(cls.__init__).parameters
     assert description.summary and description.summary == " ".join(description.summary.split())
-    assert [o.name for o in description.options] == [
-        key for key in parameters if key not in ("self", "seed", "prior_fn", "value_fn")
-    ]
+    expected = {}  # every parameter, a group's fields in its place, with their defaults
+    for key, parameter in parameters.items():
+        if key in ("self", "seed", "prior_fn", "value_fn"):
+            continue
+        if isinstance(parameter.default, Settings):
+            for field in dataclasses.fields(parameter.default):
+                expected[field.name] = getattr(parameter.default, field.name)
+        else:
+            expected[key] = parameter.default
+    assert [o.name for o in description.options] == list(expected)
     for option in description.options:
         assert option.help and option.help != "(undocumented)", (name, option.name)
         assert "\n" not in option.help and "``" not in option.help
         assert option.type_text
-        default = parameters[option.name].default
+        default = expected[option.name]
         assert option.required == (default is inspect.Parameter.empty)
         if not option.required:
             assert option.default == default
@@ -238,9 +263,13 @@ def test_descriptions_come_from_the_docstrings():
     assert (mcts["max_nodes"].type_text, mcts["max_nodes"].default) == ("int", 1_000_000)
     assert mcts["solver"].type_text == "bool"
     assert describe_agent("mcts").summary.startswith("Monte Carlo tree search")
-    # puct's options shared with mcts say "as in MCTSAgent": their help is MCTSAgent's own.
+    # Options of one group read the same for every agent that has it; a group's defaults are
+    # the agent's own (az keeps its tree between moves).
     puct = {o.name: o for o in describe_agent("puct").options}
-    assert puct["max_nodes"].help == mcts["max_nodes"].help
+    az = {o.name: o for o in describe_agent("az").options}
+    assert puct["max_nodes"].help == mcts["max_nodes"].help == az["max_nodes"].help
+    assert (mcts["reuse_tree"].default, az["reuse_tree"].default) == (False, True)
+    assert puct["c_init"].help.startswith("PUCT's exploration constant") and "c" not in puct
     assert puct["path"].required and puct["path"].default is None
     assert puct["value_head"].help.startswith("score leaves with the model's value head")
 

@@ -13,9 +13,11 @@ import pytest
 import torch
 
 import boardzoo  # noqa: F401 (registers the ids)
-from boardzoo.agents import MCTSAgent, make_agent
+from boardzoo.agents import make_agent
+from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.agents.sb3_puct import SB3PUCTAgent
+from boardzoo.agents.settings import Budget, PUCTSettings
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.games.catalog import make_game
 
@@ -149,7 +151,13 @@ def test_the_trained_policy_plugs_into_puct(trained_model):
     prior = sb3.prior(TicTacToeState())
     assert prior.shape == (9,) and np.isclose(prior.sum(), 1.0)
     assert -1.0 <= sb3.value(TicTacToeState()) <= 1.0
-    mcts = MCTSAgent(simulations=50, prior_fn=sb3.prior, value_fn=sb3.value, seed=0)
+    mcts = PUCTAgent(
+        budget=Budget(simulations=50),
+        puct=PUCTSettings(c_base=0.0),
+        prior_fn=sb3.prior,
+        value_fn=sb3.value,
+        seed=0,
+    )
     state = TicTacToeState.from_text("X X .\nO O .\n. . .")
     assert mcts.search(state).action == 2
 
@@ -182,7 +190,7 @@ def test_the_model_is_loaded_by_prepare_not_by_the_constructor(trained_model):
 def test_puct_spec_searches_with_the_models_prior(trained_model):
     _, path = trained_model
     agent = make_agent(f"puct:path={path},simulations=60", seed=0)
-    assert isinstance(agent, SB3PUCTAgent) and isinstance(agent, MCTSAgent)
+    assert isinstance(agent, SB3PUCTAgent) and isinstance(agent, PUCTAgent)
     state = TicTacToeState.from_text("X X .\nO O .\n. . .")
     info = agent.search(state)
     assert info.action == 2  # the immediate win, whatever the prior says

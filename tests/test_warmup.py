@@ -16,10 +16,10 @@ import pytest
 from boardzoo.warmup import PARTS, warm_up
 
 PREPARE_ALL = """
-from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from boardzoo.agents import AlphaBetaAgent, Budget, GreedyAgent, MCTSAgent
 from boardzoo.games.catalog import make_game
 game = make_game("tictactoe")
-for agent in (MCTSAgent(simulations=10, seed=0), AlphaBetaAgent(depth=2, seed=0),
+for agent in (MCTSAgent(Budget(simulations=10), seed=0), AlphaBetaAgent(depth=2, seed=0),
               GreedyAgent(seed=0)):
     agent.prepare(game)
     print(agent.act(game.initial_state()))
@@ -37,9 +37,9 @@ def run(args: list[str], cache: str) -> subprocess.CompletedProcess[str]:
 def test_cold_prepare_says_it_compiles_and_the_warm_up_leaves_nothing_to_compile(tmp_path):
     cache = str(tmp_path / "numba-cache")
 
-    cold = run(["-c", "from boardzoo.agents import MCTSAgent\n"
+    cold = run(["-c", "from boardzoo.agents import Budget, MCTSAgent\n"
                 "from boardzoo.games.catalog import make_game\n"
-                "MCTSAgent(simulations=10).prepare(make_game('tictactoe'))"], cache)  # fmt: skip
+                "MCTSAgent(Budget(10)).prepare(make_game('tictactoe'))"], cache)  # fmt: skip
     assert cold.returncode == 0, cold.stderr
     assert "boardzoo: compiling the MCTS search for tictactoe (first run only" in cold.stderr
     assert " done in " in cold.stderr

@@ -8,12 +8,14 @@ from boardzoo.agents.alphazero import AlphaZeroAgent
 from boardzoo.agents.base import Agent, env_state
 from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveStats, SearchInfo
+from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.agents.registry import (
     AgentDescription,
     AgentSpecError,
     OptionDescription,
     agent_names,
+    build_agent,
     check_spec,
     describe_agent,
     format_agents,
@@ -23,6 +25,7 @@ from boardzoo.agents.registry import (
 )
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.agents.sb3_puct import SB3PUCTAgent
+from boardzoo.agents.settings import Budget, Enhancements, PUCTSettings, TreeSettings, UCTSettings
 
 __all__ = [
     "BYTES_PER_NODE",
@@ -33,15 +36,22 @@ __all__ = [
     "AlphaBetaAgent",
     "AlphaBetaInfo",
     "AlphaZeroAgent",
+    "Budget",
+    "Enhancements",
     "GreedyAgent",
     "MCTSAgent",
     "MoveStats",
     "OptionDescription",
+    "PUCTAgent",
+    "PUCTSettings",
     "RandomAgent",
     "SB3Agent",
     "SB3PUCTAgent",
     "SearchInfo",
+    "TreeSettings",
+    "UCTSettings",
     "agent_names",
+    "build_agent",
     "check_spec",
     "describe_agent",
     "env_state",

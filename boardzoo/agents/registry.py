@@ -3,13 +3,16 @@
     make_agent("mcts:simulations=1000,c=1.0", seed=3)
     make_agent("alphabeta:depth=4")
 
-Keys are checked against the agent's constructor and converted to the types it declares; an
-unknown name or key, or a value of the wrong type, raises :class:`AgentSpecError` listing what is
-allowed. Parsing never evaluates code.
+Keys are the agent's constructor parameters, and the fields of its groups of options (a
+parameter annotated with a :class:`~boardzoo.agents.settings.Settings` dataclass contributes
+its fields: ``mcts:rave=true`` sets ``Enhancements.rave``). Values are converted to the types
+declared; an unknown name or key, or a value of the wrong type, raises :class:`AgentSpecError`
+listing what is allowed. Parsing never evaluates code.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import re
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
 from boardzoo.agents.base import Agent
+from boardzoo.agents.settings import Settings
 
 __all__ = [
     "AGENT_CLASSES",
@@ -29,6 +33,7 @@ __all__ = [
     "OptionDescription",
     "agent_class",
     "agent_names",
+    "build_agent",
     "check_spec",
     "describe_agent",
     "format_agents",
@@ -91,18 +96,56 @@ def register_agent(name: str, target: str) -> None:
     AGENT_CLASSES[name] = target
 
 
+@dataclass(frozen=True)
+class _Key:
+    """A key of a spec: its type, where it goes and its default."""
+
+    annotation: Any
+    group: str | None  # the constructor parameter whose group holds it; None: a parameter
+    default: Any  # inspect.Parameter.empty when it must be given
+    owner: type  # the class whose docstring documents it
+
+
+def _is_group(annotation: Any) -> bool:
+    return (
+        isinstance(annotation, type)
+        and issubclass(annotation, Settings)
+        and dataclasses.is_dataclass(annotation)
+    )
+
+
+def _keys(cls: type) -> dict[str, _Key]:
+    """Every key a spec of ``cls`` may set, in the constructor's order (a group's fields in
+    their order)."""
+    hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
+    parameters = inspect.signature(cls.__init__).parameters  # type: ignore[misc]
+    keys: dict[str, _Key] = {}
+    for name, parameter in parameters.items():
+        if name in ("self", *_NOT_FROM_TEXT) or parameter.kind in (
+            inspect.Parameter.VAR_POSITIONAL,
+            inspect.Parameter.VAR_KEYWORD,
+        ):
+            continue
+        annotation = hints.get(name, str)
+        if not _is_group(annotation):
+            keys[name] = _Key(annotation, None, parameter.default, cls)
+            continue
+        defaults = parameter.default
+        if defaults is inspect.Parameter.empty:
+            defaults = annotation()
+        field_hints = typing.get_type_hints(annotation)
+        for field in dataclasses.fields(annotation):
+            if field.name in keys:
+                raise TypeError(f"{cls.__name__}: option {field.name!r} is defined twice")
+            keys[field.name] = _Key(
+                field_hints[field.name], name, getattr(defaults, field.name), annotation
+            )
+    return keys
+
+
 def spec_options(name: str) -> dict[str, Any]:
     """The keys a spec for ``name`` may set, with their declared types."""
-    cls = agent_class(name)
-    hints = typing.get_type_hints(cls.__init__)
-    parameters = inspect.signature(cls.__init__).parameters
-    return {
-        key: hints.get(key, str)
-        for key in parameters
-        if key not in ("self", *_NOT_FROM_TEXT)
-        and parameters[key].kind
-        not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-    }
+    return {key: k.annotation for key, k in _keys(agent_class(name)).items()}
 
 
 def _allowed_text(annotation: Any) -> str:
@@ -215,19 +258,51 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             what is allowed (``"mcts: simulations=-5 is not allowed: it must be an integer >=
             1"``).
     """
-    name, kwargs = parse_spec(spec)
+    name, options = parse_spec(spec)
+    return build_agent(name, options, seed)
+
+
+def build_agent(name: str, options: dict[str, Any], seed: Any = None) -> Agent:
+    """Build the agent registered as ``name`` from flat options, as a spec names them.
+
+        build_agent("mcts", {"simulations": 300, "solver": True, "rave": True}, seed=0)
+
+    Each key goes to the constructor parameter, or the group of options, that holds it
+    (``rave`` to ``enhancements=Enhancements(rave=True)``); values are checked by the groups
+    and the constructor, not converted from text.
+
+    Raises:
+        AgentSpecError: an unknown key, a missing required one, or a value that is not
+            allowed, in one line naming the key, the value and what is allowed.
+    """
     cls = agent_class(name)
-    parameters = inspect.signature(cls.__init__).parameters
-    for key, parameter in parameters.items():
-        required = parameter.default is inspect.Parameter.empty and parameter.kind not in (
-            inspect.Parameter.VAR_POSITIONAL,
-            inspect.Parameter.VAR_KEYWORD,
-        )
-        if required and key not in ("self", *_NOT_FROM_TEXT) and key not in kwargs:
+    keys = _keys(cls)
+    for key in options:
+        if key not in keys:
+            raise AgentSpecError(
+                f"{name}: unknown key {key!r} for {name}; allowed: {', '.join(keys) or 'none'}"
+            )
+    for key, k in keys.items():
+        if k.default is inspect.Parameter.empty and key not in options:
             raise AgentSpecError(f"{name}: {key} must be given (e.g. {name}:{key}=...)")
+    kwargs: dict[str, Any] = {}
+    groups: dict[str, dict[str, Any]] = {}
+    for key, value in options.items():
+        group = keys[key].group
+        if group is None:
+            kwargs[key] = value
+        else:
+            groups.setdefault(group, {})[key] = value
+    parameters = inspect.signature(cls.__init__).parameters
     if "seed" in parameters:
         kwargs["seed"] = seed
     try:
+        for group, fields in groups.items():
+            default = parameters[group].default
+            if default is inspect.Parameter.empty:
+                kwargs[group] = typing.get_type_hints(cls.__init__)[group](**fields)
+            else:
+                kwargs[group] = default.replace(**fields)
         return cls(**kwargs)
     except ValueError as error:
         text = " ".join(str(error).split())
@@ -273,7 +348,9 @@ class AgentDescription:
 
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
-_SECTION = re.compile(r"^(Args|Arguments|Parameters|Keyword Args|Keyword Arguments):\s*$")
+_SECTION = re.compile(
+    r"^(Args|Arguments|Attributes|Parameters|Keyword Args|Keyword Arguments):\s*$"
+)
 _ENTRY = re.compile(r"^([A-Za-z_][\w]*(?:\s*,\s*[A-Za-z_][\w]*)*)\s*(?:\([^)]*\))?:\s*(.*)$")
 
 
@@ -356,17 +433,15 @@ def describe_agent(name: str) -> AgentDescription:
         AgentSpecError: ``name`` is not registered (the message lists the known agents).
     """
     cls = agent_class(name)
-    parameters = inspect.signature(cls.__init__).parameters
     options = []
-    for key, annotation in spec_options(name).items():
-        default = parameters[key].default
-        required = default is inspect.Parameter.empty
+    for key, k in _keys(cls).items():
+        required = k.default is inspect.Parameter.empty
         options.append(
             OptionDescription(
                 name=key,
-                type_text=_type_text(annotation),
-                default=None if required else default,
-                help=_option_help(cls, key),
+                type_text=_type_text(k.annotation),
+                default=None if required else k.default,
+                help=_option_help(k.owner, key),
                 required=required,
             )
         )

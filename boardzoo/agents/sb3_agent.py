@@ -8,7 +8,7 @@ Warning: a saved SB3 model is a zip of pickled Python objects, and loading it ru
 Only load model files you trust.
 
 :meth:`SB3Agent.prior` and :meth:`SB3Agent.value` plug a trained policy into MCTS's PUCT:
-``MCTSAgent(prior_fn=agent.prior, value_fn=agent.value)`` (one network call per position);
+``PUCTAgent(agent.prior, agent.value)`` (one network call per position);
 :meth:`SB3Agent.evaluate_batch` evaluates a whole batch in one call, which is how
 ``SB3PUCTAgent`` (spec ``puct:``) uses the model
 (:class:`~boardzoo.search.evaluators.SB3Evaluator`).

@@ -1,13 +1,13 @@
 """AlphaZero-style search with a trained SB3 policy: ``SB3PUCTAgent(path)``, spec ``puct:path=...``.
 
-An :class:`~boardzoo.agents.MCTSAgent` whose PUCT prior is the policy's action probabilities
+A :class:`~boardzoo.agents.puct.PUCTAgent` whose PUCT prior is the policy's action probabilities
 (restricted to the legal moves) and, with ``value_head=True``, whose leaves are scored by the
 policy's value head instead of a rollout. The search is the search core's batched AlphaZero
 search (:mod:`boardzoo.search.batched`); the policy is evaluated once per batch of leaves
 (:class:`~boardzoo.search.evaluators.SB3Evaluator`: one leaf a step with a simulation budget,
-several with only a time limit). Everything else (budgets, final-move rule, root noise) is
-MCTSAgent's, so ``puct:path=ppo.zip,simulations=200`` and ``mcts:simulations=200`` differ only in
-how moves are chosen and scored inside the tree.
+several with only a time limit). Everything else (budget, search rule, trees) is the option
+groups every PUCT agent has (:mod:`boardzoo.agents.settings`), so ``puct:path=ppo.zip`` and
+``az`` differ only in what scores the leaves.
 
 Warning: loading the model runs pickled code; only load model files you trust.
 """
@@ -17,33 +17,29 @@ from __future__ import annotations
 from typing import Literal
 
 from boardzoo.agents.base import Seed
-from boardzoo.agents.mcts.agent import MCTSAgent
+from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
+from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
 from boardzoo.games.spec import Game
 from boardzoo.search.evaluators import Evaluator, SB3Evaluator
 
 __all__ = ["SB3PUCTAgent"]
 
 
-class SB3PUCTAgent(MCTSAgent):
+class SB3PUCTAgent(PUCTAgent):
     """PUCT search (AlphaZero style) guided by a saved stable-baselines3 model's policy.
 
     Args:
         path: the model's ``.zip`` (MaskablePPO, PPO, A2C or DQN; DQN's prior is a softmax of
             its Q-values and it has no value head).
-        simulations: simulations per move, as in :class:`~boardzoo.agents.MCTSAgent`.
-        time_limit: seconds per move, as in :class:`~boardzoo.agents.MCTSAgent`.
-        c: PUCT's exploration constant (default 1.25).
-        c_base: AlphaZero's exploration schedule, as in :class:`~boardzoo.agents.MCTSAgent`.
-        final: ``"robust"`` or ``"max"``, as in :class:`~boardzoo.agents.MCTSAgent`.
-        reuse_tree: keep the tree between moves, as in :class:`~boardzoo.agents.MCTSAgent`.
-        rollout: ``"random"`` or ``"heuristic"``, as in :class:`~boardzoo.agents.MCTSAgent`.
-        dirichlet_alpha: AlphaZero's root noise, as in :class:`~boardzoo.agents.MCTSAgent`.
-        dirichlet_epsilon: the root noise's weight, as in :class:`~boardzoo.agents.MCTSAgent`.
-        max_nodes: nodes each tree may hold, as in :class:`~boardzoo.agents.MCTSAgent`.
-        seed: seed of the search's randomness.
+        budget: simulations and seconds per move (200 simulations when neither is given).
+        puct: the search rule (PUCT or Gumbel), its constants and root noise.
+        tree: workers, nodes per tree, tree reuse between moves and the final-move rule.
         value_head: score leaves with the model's value head instead of a rollout.
+        rollout: the playouts that score leaves without the value head: ``"random"`` or
+            ``"heuristic"``, the game's own rollout policy, for games that have one.
         algo: ``"auto"`` or the algorithm that saved the model (see :class:`SB3Agent`).
+        seed: seed of the search's randomness.
     """
 
     name = "puct"
@@ -51,17 +47,11 @@ class SB3PUCTAgent(MCTSAgent):
     def __init__(
         self,
         path: str,
-        simulations: int | None = None,
-        time_limit: float | None = None,
-        c: float | None = None,
-        c_base: float | None = None,
+        budget: Budget = Budget(),
+        puct: PUCTSettings = PUCTSettings(),
+        tree: TreeSettings = TreeSettings(),
         value_head: bool = False,
-        final: Literal["robust", "max"] = "robust",
-        reuse_tree: bool = False,
         rollout: Literal["random", "heuristic"] = "random",
-        dirichlet_alpha: float | None = None,
-        dirichlet_epsilon: float = 0.25,
-        max_nodes: int = 1_000_000,
         algo: Algorithm = "auto",
         seed: Seed = None,
     ) -> None:
@@ -74,18 +64,12 @@ class SB3PUCTAgent(MCTSAgent):
                 "value head (PPO, A2C, MaskablePPO), and this is a DQN model"
             )
         super().__init__(
-            simulations=simulations,
-            time_limit=time_limit,
-            c=c,
-            c_base=c_base,
-            final=final,
-            reuse_tree=reuse_tree,
-            rollout=rollout,
             prior_fn=self.policy.prior,
             value_fn=self.policy.value if self.value_head else None,
-            dirichlet_alpha=dirichlet_alpha,
-            dirichlet_epsilon=dirichlet_epsilon,
-            max_nodes=max_nodes,
+            budget=budget,
+            puct=puct,
+            tree=tree,
+            rollout=rollout,
             seed=seed,
         )
 
@@ -109,6 +93,6 @@ class SB3PUCTAgent(MCTSAgent):
 
     def __repr__(self) -> str:
         return (
-            f"SB3PUCTAgent({self.path!r}, {self.budget_text()}, c={self.c:.3g}, "
-            f"value_head={self.value_head})"
+            f"SB3PUCTAgent({self.path!r}, {self.budget.text(self.default_simulations)}, "
+            f"c_init={self.puct.c_init:.3g}, value_head={self.value_head})"
         )

@@ -17,7 +17,10 @@ import numpy as np
 
 from boardzoo.search.batched import SearchResult
 
-__all__ = ["MoveStats", "SearchInfo", "root_moves", "search_info"]
+__all__ = ["PROVEN_NAMES", "MoveStats", "SearchInfo", "choose_move", "root_moves", "search_info"]
+
+# A proven result as a score of the player to move, by name.
+PROVEN_NAMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,49 @@ class SearchInfo:
             if move.action == self.action:
                 return move.mean_value
         return float("nan")
+
+    def visit_distribution(self, num_actions: int) -> np.ndarray:
+        """The root visits as a distribution over all ``num_actions`` actions (sums to 1)."""
+        policy = np.zeros(num_actions, dtype=np.float64)
+        for move in self.moves:
+            policy[move.action] = move.visits
+        total = policy.sum()
+        return policy / total if total > 0 else policy
+
+
+def choose_move(moves: Sequence[MoveStats], final: str, solver: bool = False) -> int:
+    """The move to play from the root statistics.
+
+    Args:
+        moves: every root move's statistics.
+        final: ``"robust"``: the most visited (ties: the best mean value, then the lower
+            action); ``"max"``: the best mean value (ties: the most visited).
+        solver: a proven win is played at once and proven losses only when nothing else is
+            left; a proven draw beats an unproven move whose mean value is below a draw.
+
+    Raises:
+        RuntimeError: no move was searched.
+    """
+    if not moves:
+        raise RuntimeError("the search ran no simulation; raise the budget or max_nodes")
+    candidates = list(moves)
+    if solver:
+        wins = [m for m in moves if m.proven == "win"]
+        not_lost = [m for m in moves if m.proven != "loss"]
+        candidates = wins or not_lost or candidates
+    visited = [m for m in candidates if m.visits > 0] or candidates
+
+    def mean(move: MoveStats) -> float:
+        return -1.0 if np.isnan(move.mean_value) else move.mean_value
+
+    if final == "robust":
+        best = max(visited, key=lambda m: (m.visits, mean(m), -m.action))
+    else:
+        best = max(visited, key=lambda m: (mean(m), m.visits, -m.action))
+    draws = [m for m in candidates if m.proven == "draw"]
+    if draws and best.proven is None and best.mean_value < 0.5:
+        best = max(draws, key=lambda m: m.visits)  # a sure draw beats a likely loss
+    return best.action
 
 
 def root_moves(result: SearchResult, legal: Sequence[int]) -> list[MoveStats]:

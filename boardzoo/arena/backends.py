@@ -158,8 +158,7 @@ def make_backend(settings: ArenaSettings) -> Backend:
         ImportError: ``backend="ray"`` without Ray installed (the message says what to install).
     """
     if settings.backend == "ray":
-        # Ray is an optional dependency: imported only by the runs that ask for it.
-        from boardzoo.arena.ray_backend import RayBackend
+        from boardzoo.arena.ray_backend import RayBackend  # (ray, an optional dependency)
 
         return RayBackend(
             settings.workers, settings.isolate, settings.setup_timeout, settings.address

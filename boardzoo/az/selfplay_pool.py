@@ -159,10 +159,9 @@ class RaySelfPlayPool(SelfPlayPool):
     """
 
     def __init__(self, workers: int, address: str | None = None, num_cpus: float = 1.0) -> None:
-        # Ray is an optional dependency: imported only by the runs that ask for it.
-        import ray
+        import ray  # an optional dependency: imported only by the runs that ask for it
 
-        from boardzoo.arena.ray_backend import join_ray
+        from boardzoo.arena.ray_backend import join_ray  # (ray, an optional dependency)
 
         self._ray = ray
         self.workers = workers
@@ -173,7 +172,7 @@ class RaySelfPlayPool(SelfPlayPool):
         self._actors: list[Any] = [self._actor_class.remote(self._threads) for _ in range(workers)]
 
     def play(self, jobs: Sequence[SelfPlayJob], weights: Weights) -> list[SelfPlayGames]:
-        from boardzoo.arena.ray_backend import WORKER_LOST
+        from boardzoo.arena.ray_backend import WORKER_LOST  # (ray, an optional dependency)
 
         ray = self._ray
         published = ray.put(dict(weights))  # one copy in the object store, read by every actor

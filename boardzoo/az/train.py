@@ -44,7 +44,14 @@ from typing import Any, Literal
 
 import numpy as np
 
+from boardzoo.arena import play_match
+from boardzoo.arena.seeds import derive_seed
+from boardzoo.az.replay import ReplayBuffer
+from boardzoo.az.selfplay import SelfPlayConfig, play_games
+from boardzoo.games.catalog import get_game, make_game
 from boardzoo.learned.files import atomic_write, atomic_write_text
+from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.evaluators import encode
 
 __all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "TrainSummary", "settings_from", "train"]
 
@@ -208,8 +215,6 @@ class TrainSettings:
     address: str | None = None
 
     def __post_init__(self) -> None:
-        from boardzoo.games.catalog import get_game
-
         spec = get_game(self.game)
         object.__setattr__(self, "options", spec.check_options(dict(self.options)))
         object.__setattr__(self, "out", Path(self.out))
@@ -300,8 +305,6 @@ class TrainSummary:
 def _seed(*words: int) -> int:
     """A seed from ``words`` (the arena's :func:`~boardzoo.arena.seeds.derive_seed`), below 2**62
     as the search takes it."""
-    from boardzoo.arena.seeds import derive_seed
-
     return derive_seed(*words) >> 1
 
 
@@ -337,8 +340,6 @@ def _commit(out: Path, write: Callable[[Path], None]) -> None:
 
 def _evaluate(settings: TrainSettings, model: Path, iteration: int) -> dict[str, float]:
     """Score and Elo difference of ``model`` against each panel agent, through the arena."""
-    from boardzoo.arena import play_match
-
     spec = f"az:model={model},simulations={settings.simulations},search=puct"
     row: dict[str, float] = {}
     for opponent in settings.panel_specs:
@@ -404,23 +405,19 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
     Raises:
         ValueError: a run folder that holds another run, or one to resume that has none.
     """
+    # torch, an optional dependency, is loaded by a run only: the settings need none of it.
     import torch
 
-    from boardzoo.az.learner import Learner, load_learner, save_learner
-    from boardzoo.az.replay import ReplayBuffer
-    from boardzoo.az.selfplay import SelfPlayConfig, play_games
-    from boardzoo.az.selfplay_pool import (
+    from boardzoo.az.learner import Learner, load_learner, save_learner  # (torch)
+    from boardzoo.az.selfplay_pool import (  # (torch)
         SelfPlayJob,
         make_pool,
         merge_games,
         split_games,
         weights_of,
     )
-    from boardzoo.games.catalog import make_game
-    from boardzoo.learned.model_io import save_model
-    from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator, pick_device
-    from boardzoo.search.batched import BatchedSearch, PUCTConfig
-    from boardzoo.search.evaluators import encode
+    from boardzoo.learned.model_io import save_model  # (torch)
+    from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator, pick_device  # (torch)
 
     out = settings.out
     saved_path = out / "settings.json"

@@ -15,6 +15,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from boardzoo.envs.rendering import BoardRenderer, ansi_board
 from boardzoo.games.state import BoardState
 
 RENDER_MODES = ("human", "rgb_array", "ansi")
@@ -48,12 +49,10 @@ class EnvRenderer:
                 "You are calling render method without specifying any render mode."
             )
             return None
-        from boardzoo.envs import rendering
-
         if self.render_mode == "ansi":
-            return rendering.ansi_board(state, last_action)
+            return ansi_board(state, last_action)
         if self._window is None:
-            self._window = rendering.BoardRenderer(
+            self._window = BoardRenderer(
                 self.render_mode, screen_size=self.screen_size, caption=self.caption, fps=self.fps
             )
         return self._window.render(state, last_action)

@@ -67,6 +67,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from boardzoo.agents.base import Agent
+from boardzoo.agents.registry import check_spec, make_agent
 from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
 from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game, GameSpec
@@ -142,8 +143,6 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
             raise ValueError("opponent pool is empty: give at least one agent or spec")
         for member in pool:
             if isinstance(member, str):
-                from boardzoo.agents.registry import check_spec
-
                 check_spec(member)  # a bad spec fails here, not in the first episode
             elif not isinstance(member, Agent):
                 raise ValueError(
@@ -250,8 +249,6 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
     @staticmethod
     def _build_opponent(member: Opponent, seed: int) -> Agent:
         if isinstance(member, str):
-            from boardzoo.agents.registry import make_agent
-
             return make_agent(member, seed=seed)
         member.reset()
         return member

@@ -7,6 +7,7 @@ game = make_game("reversi", board_size=6)  # the Game: shape, action names, kern
 
 from __future__ import annotations
 
+import copyreg
 import importlib
 from typing import Any
 
@@ -58,6 +59,20 @@ def game_of(game: str | Game, **options: Any) -> Game:
 def initial_state(name: str, **options: Any) -> BoardState:
     """The start position of game ``name`` with ``options``."""
     return make_game(name, **options).initial_state()
+
+
+def _catalog_game(name: str, options: dict[str, int]) -> Game:
+    """The catalog's game ``name`` with ``options`` (how a pickled :class:`Game` comes back)."""
+    return make_game(name, **options)
+
+
+def _pickle_game(game: Game) -> tuple[Any, ...]:
+    """How a :class:`Game` pickles: by name and options, so a copy in another process is the
+    catalog's object."""
+    return _catalog_game, (game.spec.name, dict(game.options))
+
+
+copyreg.pickle(Game, _pickle_game)
 
 
 __all__ = [

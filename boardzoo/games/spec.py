@@ -214,6 +214,8 @@ class Game:
     """A game with its options chosen: what a position needs to be played, named and drawn.
 
     One object per game and options (:meth:`GameSpec.make`), so ``is`` and ``==`` compare them.
+    It pickles by name and options (:mod:`boardzoo.games.catalog` registers how), so a copy
+    in another process is the catalog's object too.
 
     Attributes:
         spec: the game's catalog entry.
@@ -293,10 +295,6 @@ class Game:
             f"0..{self.num_actions - 1}"
         )
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled by name and options, so a copy in another process is the catalog's object.
-        return _catalog_game, (self.spec.name, dict(self.options))
-
     def __copy__(self) -> Game:
         return self
 
@@ -305,10 +303,3 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.label!r})"
-
-
-def _catalog_game(name: str, options: dict[str, int]) -> Game:
-    """The catalog's game ``name`` with ``options`` (how a pickled :class:`Game` comes back)."""
-    from boardzoo.games.catalog import make_game
-
-    return make_game(name, **options)

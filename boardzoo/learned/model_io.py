@@ -20,6 +20,7 @@ from typing import Any
 
 import torch
 
+from boardzoo import __version__
 from boardzoo.games.spec import Game
 from boardzoo.learned.files import atomic_write, atomic_write_text
 from boardzoo.learned.network import AZNet, NetConfig, pick_device
@@ -55,8 +56,6 @@ def atomic_torch_save(obj: object, path: str | os.PathLike[str]) -> None:
 
 
 def _version() -> str:
-    from boardzoo import __version__
-
     return str(__version__)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from boardzoo.games.connect_four import COLS, HEIGHT, ROWS
 from boardzoo.games.spec import Game
 
 __all__ = ["connect_four_tuples", "expand_tuples", "game_tuples", "reversi_tuples"]
@@ -113,8 +114,6 @@ def game_tuples(game: Game) -> tuple[np.ndarray, np.ndarray]:
             reversi_tuples(size), _square_symmetries(size), lambda s: s[0] * 8 + s[1]
         )
     if game.name == "connect_four":
-        from boardzoo.games.connect_four import COLS, HEIGHT, ROWS
-
         mirror: list[Symmetry] = [lambda s: s, lambda s: (s[0], COLS - 1 - s[1])]
         return expand_tuples(
             connect_four_tuples(ROWS, COLS), mirror, lambda s: s[1] * HEIGHT + s[0]

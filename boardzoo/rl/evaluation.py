@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
 
 
@@ -25,8 +26,6 @@ def evaluate_policy_vs(
     """
     if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
         raise ValueError(f"episodes={episodes!r} is not allowed: it must be an integer >= 1")
-    from boardzoo.agents.sb3_agent import SB3Agent
-
     env = BoardGameSingleAgentEnv(game, opponent=opponent, **options)
     player = SB3Agent.from_model(model, deterministic=deterministic, seed=seed)
     wins = draws = losses = 0

@@ -12,7 +12,7 @@ module, is in :mod:`boardzoo.learned.network` (this module imports no torch).
 Two more let other knowledge guide the search; they ask for the positions themselves
 (``needs_states = True``: the search then passes ``states=[BoardState, ...]``, one per row).
 :class:`CallbackEvaluator` calls ``prior_fn(state)`` / ``value_fn(state)`` per position (the
-evaluator of ``MCTSAgent(prior_fn=..., value_fn=...)``); :class:`SB3Evaluator` runs a
+evaluator of ``PUCTAgent(prior_fn, value_fn)``); :class:`SB3Evaluator` runs a
 stable-baselines3 policy once per batch (``SB3PUCTAgent``). Without a value function both score
 a position by :class:`Playouts`: one playout to the end with the game's compiled rollout policy,
 as UCT does.

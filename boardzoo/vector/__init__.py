@@ -22,8 +22,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "TorchPolicy":  # torch is imported only by those who use it
-        from boardzoo.vector.policies import TorchPolicy
+    if name == "TorchPolicy":
+        from boardzoo.vector.policies import TorchPolicy  # (torch, an optional dependency)
 
         return TorchPolicy
     raise AttributeError(f"module 'boardzoo.vector' has no attribute {name!r}")
