@@ -14,7 +14,7 @@ import pytest
 from reference_puct import puct_search
 from reference_tictactoe import ttt_best_actions, ttt_value
 
-from boardzoo.agents.mcts import AECGameState
+from boardzoo.agents import AECGameState
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
 from boardzoo.envs import tictactoe_v0

@@ -3,11 +3,12 @@
 Every agent also accepts a :class:`~boardzoo.games.GameState` in place of an env.
 """
 
+from boardzoo.agents.adapter import AECGameState
 from boardzoo.agents.alphabeta import AlphaBetaAgent, AlphaBetaInfo
 from boardzoo.agents.alphazero import AlphaZeroAgent
 from boardzoo.agents.base import Agent, env_state
 from boardzoo.agents.greedy import GreedyAgent
-from boardzoo.agents.mcts import BYTES_PER_NODE, AECGameState, MCTSAgent, MoveStats, SearchInfo
+from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.agents.registry import (
@@ -25,7 +26,9 @@ from boardzoo.agents.registry import (
 )
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.agents.sb3_puct import SB3PUCTAgent
+from boardzoo.agents.search_info import MoveStats, SearchInfo
 from boardzoo.agents.settings import Budget, Enhancements, PUCTSettings, TreeSettings, UCTSettings
+from boardzoo.search.tree import BYTES_PER_NODE
 
 __all__ = [
     "BYTES_PER_NODE",

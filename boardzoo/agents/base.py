@@ -7,6 +7,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from boardzoo.agents.adapter import AECGameState
+from boardzoo.games.catalog import GAME_NAMES
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 
@@ -29,8 +31,6 @@ def env_state(env: Any) -> GameState:
         state = get_state()
         if isinstance(state, GameState):
             return state
-    from boardzoo.agents.mcts.adapter import AECGameState
-
     return AECGameState.from_env(env)
 
 
@@ -70,8 +70,6 @@ class Agent(ABC):
 def board_state(state: GameState, agent: str) -> BoardState:
     """``state`` as a catalog game's position; a ``TypeError`` naming ``agent`` for other games."""
     if state.game is None:
-        from boardzoo.games.catalog import GAME_NAMES
-
         raise TypeError(
             f"{agent} plays the catalog's games ({', '.join(GAME_NAMES)}), "
             f"got a {type(state).__name__}"

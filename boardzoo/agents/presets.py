@@ -1,6 +1,6 @@
 """Named combinations of MCTS enhancements, per game: ``mcts:preset=strong``.
 
-Each preset maps a catalog game's name to :class:`~boardzoo.agents.mcts.agent.MCTSAgent`
+Each preset maps a catalog game's name to :class:`~boardzoo.agents.mcts.MCTSAgent`
 options (and ``c``); the agent takes them for the options a spec leaves at their defaults. The
 ``strong`` combinations are the best found by ``experiments/enhancements.py`` at equal time;
 its results and the figures behind each choice are in the README's enhancements table.

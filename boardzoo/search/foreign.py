@@ -1,7 +1,7 @@
 """The one loop's steps driven from Python, for games outside the catalog.
 
 A game without bitboards (any :class:`~boardzoo.games.GameState`, e.g. a PettingZoo env through
-:class:`~boardzoo.agents.mcts.adapter.AECGameState`) is searched on the same tree with the same
+:class:`~boardzoo.agents.adapter.AECGameState`) is searched on the same tree with the same
 compiled selection and backup (:func:`~boardzoo.search.loop.generic_steps`); only what needs
 the game runs in Python: a node's children are made by ``state.apply`` (kept in a list beside
 the tree, indexed by node), and a leaf is scored by a uniformly random playout.

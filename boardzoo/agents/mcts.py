@@ -39,7 +39,7 @@ from boardzoo.games.spec import Game
 from boardzoo.search.driver import RootChild, TreeSearch
 from boardzoo.search.options import Rules
 
-__all__ = ["MCTSAgent", "MoveStats", "SearchInfo"]
+__all__ = ["MCTSAgent"]
 
 # (kernel module, rules) whose search this process has loaded or compiled and run once.
 _PREPARED: set[tuple[str, str]] = set()
