@@ -20,7 +20,8 @@ from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
 from boardzoo.envs import tictactoe_v0
 from boardzoo.games import BoardState, TicTacToeState, make_game
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
-from boardzoo.search.evaluators import CallbackEvaluator, Playouts, SB3Evaluator, encode
+from boardzoo.search.evaluators import encode
+from boardzoo.search.function_evaluators import CallbackEvaluator, Playouts, SB3Evaluator
 
 TTT = make_game("tictactoe")
 C4 = make_game("connect_four")

@@ -6,7 +6,8 @@
 :class:`PUCTAgent` searches with the search core's batched, compiled AlphaZero search
 (:class:`~boardzoo.search.batched.BatchedSearch`): one tree per worker, rooted at the position,
 whose leaves are evaluated by an :class:`~boardzoo.search.evaluators.Evaluator`. Here that is
-prior and value functions of a position (:class:`~boardzoo.search.evaluators.CallbackEvaluator`);
+prior and value functions of a position
+(:class:`~boardzoo.search.function_evaluators.CallbackEvaluator`);
 :class:`~boardzoo.agents.AlphaZeroAgent` gives it a trained network and
 :class:`~boardzoo.agents.SB3PUCTAgent` a stable-baselines3 policy. The search's ``simulations``
 are counted below the root (the root's own evaluation comes first), so the root's moves share
@@ -30,7 +31,8 @@ from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings, check_g
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
-from boardzoo.search.evaluators import CallbackEvaluator, Evaluator, PriorFn, ValueFn
+from boardzoo.search.evaluators import Evaluator
+from boardzoo.search.function_evaluators import CallbackEvaluator, PriorFn, ValueFn
 
 __all__ = ["PUCTAgent"]
 

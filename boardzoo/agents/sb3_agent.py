@@ -11,7 +11,7 @@ Only load model files you trust.
 ``PUCTAgent(agent.prior, agent.value)`` (one network call per position);
 :meth:`SB3Agent.evaluate_batch` evaluates a whole batch in one call, which is how
 ``SB3PUCTAgent`` (spec ``puct:``) uses the model
-(:class:`~boardzoo.search.evaluators.SB3Evaluator`).
+(:class:`~boardzoo.search.function_evaluators.SB3Evaluator`).
 """
 
 from __future__ import annotations

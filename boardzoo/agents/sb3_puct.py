@@ -4,7 +4,8 @@ A :class:`~boardzoo.agents.puct.PUCTAgent` whose PUCT prior is the policy's acti
 (restricted to the legal moves) and, with ``value_head=True``, whose leaves are scored by the
 policy's value head instead of a rollout. The search is the search core's batched AlphaZero
 search (:mod:`boardzoo.search.batched`); the policy is evaluated once per batch of leaves
-(:class:`~boardzoo.search.evaluators.SB3Evaluator`: one leaf a step with a simulation budget,
+(:class:`~boardzoo.search.function_evaluators.SB3Evaluator`: one leaf a step with a simulation
+budget,
 several with only a time limit). Everything else (budget, search rule, trees) is the option
 groups every PUCT agent has (:mod:`boardzoo.agents.settings`), so ``puct:path=ppo.zip`` and
 ``az`` differ only in what scores the leaves.
@@ -21,7 +22,8 @@ from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
 from boardzoo.games.spec import Game
-from boardzoo.search.evaluators import Evaluator, SB3Evaluator
+from boardzoo.search.evaluators import Evaluator
+from boardzoo.search.function_evaluators import SB3Evaluator
 
 __all__ = ["SB3PUCTAgent"]
 

@@ -26,7 +26,7 @@ from boardzoo.agents._checks import (
 )
 from boardzoo.agents.presets import PRESETS, preset_options
 from boardzoo.search import tree as tr
-from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
+from boardzoo.search.options import ROLLOUT_POLICIES, ROLLOUT_RANDOM, Rules
 
 __all__ = [
     "Budget",
@@ -44,7 +44,7 @@ MAX_THREADS = 64
 MAX_LEAVES = 64
 TIMED_LEAVES = 64  # leaves per network call of a PUCT search with only a time limit
 _MAX_SIMULATIONS = 2**62  # the compiled loops count in int64
-_ROLLOUTS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC, "lgrf": ROLLOUT_RANDOM}
+_ROLLOUTS = {**ROLLOUT_POLICIES, "lgrf": ROLLOUT_RANDOM}  # LGRF records random playouts
 
 
 class Settings:

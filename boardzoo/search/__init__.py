@@ -18,23 +18,16 @@ Read it in this order:
   from Python for games outside the catalog;
 - :mod:`~boardzoo.search.batched`: :class:`BatchedSearch`, AlphaZero's PUCT or Gumbel search of
   many trees at once, one network call a step, with :mod:`~boardzoo.search.evaluators` (what it
-  asks of a network, and evaluators that need none: prior and value callbacks, playouts, an SB3
-  policy).
+  asks of a network) and :mod:`~boardzoo.search.function_evaluators` (evaluators that need none:
+  prior and value callbacks, playouts, an SB3 policy).
 
 Nothing here imports gymnasium, pettingzoo, torch or pygame.
 """
 
 from boardzoo.search.batched import BatchedSearch, PUCTConfig, SearchResult
 from boardzoo.search.driver import RootChild, TreeSearch, run_in_chunks
-from boardzoo.search.evaluators import (
-    CallbackEvaluator,
-    Evaluator,
-    Playouts,
-    SB3Evaluator,
-    UniformEvaluator,
-    cell_squares,
-    encode,
-)
+from boardzoo.search.evaluators import Evaluator, UniformEvaluator, cell_squares, encode
+from boardzoo.search.function_evaluators import CallbackEvaluator, Playouts, SB3Evaluator
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
 from boardzoo.search.tree import BYTES_PER_NODE, MAX_NODES, MIN_NODES, Tree, new_tree
 

@@ -54,7 +54,6 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -72,13 +71,14 @@ from boardzoo.search.options import (
 )
 from boardzoo.search.positions import bitboards
 from boardzoo.search.reroot import REUSE_MOVES, find_position, keep_subtree
-from boardzoo.search.select import (
-    Choice,
-    considered_visits,
-    gumbel_root_scores,
-    improved_policy,
-    new_choice,
+from boardzoo.search.roots import (
+    add_dirichlet,
+    draw_noise,
+    root_stats,
+    sample_visits,
+    seeded_generators,
 )
+from boardzoo.search.select import Choice, considered_visits, new_choice
 from boardzoo.search.tree import (
     MAX_CHILDREN,
     MIN_NODES,
@@ -86,6 +86,7 @@ from boardzoo.search.tree import (
     NODE_FIELDS,
     Tree,
     init_roots,
+    most_visited_line,
     new_tree,
     nodes_used,
     rows_used,
@@ -109,62 +110,6 @@ def _numbers(config: PUCTConfig) -> np.ndarray:
     numbers[N_C_VISIT] = config.c_visit
     numbers[N_C_SCALE] = config.c_scale
     return numbers
-
-
-@njit(cache=True, nogil=True)
-def _root_stats(tree, trees, gumbel_mode, numbers, choice, visits, q, policy, prior, action,
-                root_value):  # fmt: skip
-    """Fill the result arrays of the first ``trees`` trees (see :class:`SearchResult`)."""
-    improved = np.zeros(MAX_CHILDREN)
-    for b in range(trees):
-        root_visits = tree.visits[b, 0]
-        root_value[b] = 1.0 - 2.0 * tree.value[b, 0] / max(root_visits, 1)
-        first = tree.first_child[b, 0]
-        count = tree.num_children[b, 0]
-        total = 0
-        best = NO_NODE
-        best_n = 0
-        best_mean = -1.0
-        for i in range(count):
-            child = first + i
-            a = tree.action[b, child]
-            n = tree.visits[b, child]
-            visits[b, a] = n
-            prior[b, a] = tree.prior[b, child]
-            total += n
-            if n > 0:
-                mean = tree.value[b, child] / n
-                q[b, a] = 2.0 * mean - 1.0
-                if n > best_n or (n == best_n and mean > best_mean):  # MCTSAgent's "robust"
-                    best, best_n, best_mean = child, n, mean
-        if gumbel_mode:
-            gumbel_root_scores(tree, b, numbers, choice)
-            improved_policy(tree, b, 0, choice.sigma, improved)
-            scores = choice.scores
-            most = 0
-            for i in range(count):
-                most = max(most, tree.visits[b, first + i])
-            best = NO_NODE
-            best_score = -np.inf
-            for i in range(count):
-                child = first + i
-                policy[b, tree.action[b, child]] = improved[i]
-                if tree.visits[b, child] == most and scores[i] > best_score:
-                    best_score = scores[i]
-                    best = child
-        else:
-            for i in range(count):
-                child = first + i
-                if total > 0:
-                    policy[b, tree.action[b, child]] = tree.visits[b, child] / total
-                else:
-                    policy[b, tree.action[b, child]] = tree.prior[b, child]
-            if best == NO_NODE:  # nothing visited: the highest prior
-                best = first
-                for i in range(count):
-                    if tree.prior[b, first + i] > tree.prior[b, best]:
-                        best = first + i
-        action[b] = tree.action[b, best]
 
 
 class BatchedSearch:
@@ -338,45 +283,6 @@ class BatchedSearch:
                 )  # fmt: skip
         return states
 
-    def _generators(self, n: int, seeds: Sequence[int] | None) -> list[np.random.Generator] | None:
-        if seeds is None:
-            return None
-        if len(seeds) != n:
-            raise ValueError(f"seeds must hold one seed per root ({n}), got {len(seeds)}")
-        return [np.random.default_rng(_integer("seed", s, 0)) for s in seeds]
-
-    def _draw(self, generators: list[np.random.Generator] | None, n: int, kind: str,
-              alpha: float = 1.0) -> np.ndarray:  # fmt: skip
-        size = self.game.num_actions
-        if generators is None:
-            if kind == "gumbel":
-                return self._rng.gumbel(size=(n, size))
-            return self._rng.standard_gamma(alpha, size=(n, size))
-        if kind == "gumbel":
-            return np.stack([g.gumbel(size=size) for g in generators])
-        return np.stack([g.standard_gamma(alpha, size=size) for g in generators])
-
-    def _add_dirichlet(
-        self, forest: Tree, n: int, draws: np.ndarray
-    ) -> list[tuple[int, slice, np.ndarray]]:
-        """Mix the noise into the root priors; return what to restore after the search."""
-        config = self.config
-        epsilon = config.dirichlet_epsilon
-        clean = []
-        for b in range(n):
-            count = int(forest.num_children[b, 0])
-            first = int(forest.first_child[b, 0])
-            if first == NO_NODE:
-                continue
-            children = slice(first, first + count)
-            clean.append((b, children, forest.prior[b, children].copy()))
-            noise = draws[b, forest.action[b, children]]
-            total = noise.sum()
-            noise = noise / total if total > 0 else np.full(count, 1.0 / count)
-            mixed = (1 - epsilon) * forest.prior[b, children].astype(np.float64) + epsilon * noise
-            forest.prior[b, children] = mixed
-        return clean
-
     def search(
         self,
         roots: Sequence[BoardState],
@@ -432,7 +338,7 @@ class BatchedSearch:
         if not isinstance(reuse, (bool, np.bool_)):
             raise ValueError(f"reuse must be True or False, got {reuse!r}")
         n = len(roots)
-        generators = self._generators(n, seeds)
+        generators = seeded_generators(n, seeds)
         config = self.config
         needs_states = bool(getattr(evaluator, "needs_states", False))
         self.network_seconds = 0.0
@@ -447,10 +353,12 @@ class BatchedSearch:
         self._step(forest, n, 1, ~reused, evaluator, needs_states, choice)  # the roots
         clean: list[tuple[int, slice, np.ndarray]] = []
         if add_noise and config.gumbel:
-            choice.gumbel[:] = config.gumbel_scale * self._draw(generators, n, "gumbel")
+            draws = draw_noise(self._rng, generators, (n, self.game.num_actions), "gumbel")
+            choice.gumbel[:] = config.gumbel_scale * draws
         elif add_noise and config.dirichlet_alpha is not None:
-            draws = self._draw(generators, n, "dirichlet", config.dirichlet_alpha)
-            clean = self._add_dirichlet(forest, n, draws)
+            shape = (n, self.game.num_actions)
+            draws = draw_noise(self._rng, generators, shape, "dirichlet", config.dirichlet_alpha)
+            clean = add_dirichlet(forest, n, draws, config.dirichlet_epsilon)
         budget = simulations if simulations is not None else 2**62
         done = 0
         leaves = config.leaves_per_tree
@@ -467,7 +375,7 @@ class BatchedSearch:
         prior = np.zeros((n, num_actions), dtype=np.float32)
         action = np.zeros(n, dtype=np.int64)
         root_value = np.zeros(n, dtype=np.float32)
-        _root_stats(
+        root_stats(
             forest, n, config.gumbel, self._numbers, choice, visits, q, policy, prior, action,
             root_value,
         )  # fmt: skip
@@ -475,7 +383,7 @@ class BatchedSearch:
             forest.prior[tree, children] = priors
         self._kept[:n] = True
         if temperature > 0 and not config.gumbel:
-            action = self._sample(visits, temperature, generators)
+            action = sample_visits(visits, temperature, self._rng, generators)
         return SearchResult(
             visits=visits,
             q=q,
@@ -553,8 +461,8 @@ class BatchedSearch:
     def principal_variation(self, tree: int = 0, max_length: int = 64) -> list[int]:
         """The most visited line of tree ``tree`` of the last search: its actions from the root.
 
-        Each step takes the most visited child (the lower action on ties) and stops at a node
-        without visited children.
+        Each step takes the most visited child (the first on ties) and stops at a node without
+        visited children.
 
         Args:
             tree: which root of the last search (0-based).
@@ -563,34 +471,7 @@ class BatchedSearch:
         Returns:
             The actions, the root's move first (empty before any search).
         """
-        forest = self._forest
-        if forest is None:
+        if self._forest is None:
             return []
         tree = _integer("tree", tree, 0, self.batch_size - 1)
-        line: list[int] = []
-        node = 0
-        while len(line) < max_length and forest.first_child[tree, node] != NO_NODE:
-            first = int(forest.first_child[tree, node])
-            count = int(forest.num_children[tree, node])
-            visits = forest.visits[tree, first : first + count]
-            if visits.max() <= 0:
-                break
-            node = first + int(np.argmax(visits))
-            line.append(int(forest.action[tree, node]))
-        return line
-
-    def _sample(
-        self, visits: np.ndarray, temperature: float, generators: list[np.random.Generator] | None
-    ) -> np.ndarray:
-        counts = visits.astype(np.float64)
-        top = counts.max(axis=1, keepdims=True)
-        weights = np.where(counts > 0, (counts / np.maximum(top, 1)) ** (1.0 / temperature), 0.0)
-        weights /= weights.sum(axis=1, keepdims=True)
-        if generators is None:
-            draws = self._rng.random(len(visits))
-        else:
-            draws = np.array([g.random() for g in generators])
-        cumulative = np.cumsum(weights, axis=1)
-        # The first action whose cumulative weight passes the draw: always one with weight > 0.
-        picks = np.argmax(cumulative > draws[:, None] * cumulative[:, -1:], axis=1)
-        return picks.astype(np.int64)
+        return most_visited_line(self._forest, tree, 0, max_length)

@@ -253,17 +253,7 @@ class TreeSearch:
 
     def principal_variation(self, action: int) -> list[int]:
         """``action``, then the most visited line below it."""
-        tree = self.tree
-        line = [action]
-        node = self._child_with_action(0, action)
-        while node != tr.NO_NODE and int(tree.num_expanded[0, node]) > 0:
-            first = int(tree.first_child[0, node])
-            children = range(first, first + int(tree.num_expanded[0, node]))
-            node = max(children, key=lambda child: (int(tree.visits[0, child]), child))
-            if int(tree.visits[0, node]) == 0:
-                break
-            line.append(int(tree.action[0, node]))
-        return line
+        return [action, *tr.most_visited_line(self.tree, 0, self._child_with_action(0, action))]
 
     def _child_with_action(self, node: int, action: int) -> int:
         tree = self.tree

@@ -14,10 +14,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["EVAL_HAND", "EVAL_LEARNED", "ROLLOUT_HEURISTIC", "ROLLOUT_RANDOM", "Rules"]
+__all__ = [
+    "EVAL_HAND",
+    "EVAL_LEARNED",
+    "ROLLOUT_HEURISTIC",
+    "ROLLOUT_POLICIES",
+    "ROLLOUT_RANDOM",
+    "Rules",
+]
 
 ROLLOUT_RANDOM = 0  # the rollout kernels' policies
 ROLLOUT_HEURISTIC = 1
+ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}  # by name
 EVAL_HAND, EVAL_LEARNED = 0, 1
 
 # Slots of the numbers array.

@@ -45,6 +45,7 @@ __all__ = [
     "init_root",
     "init_roots",
     "is_solved",
+    "most_visited_line",
     "new_tree",
     "nodes_used",
     "reserve",
@@ -197,6 +198,21 @@ def rows_used(tree: Tree, rows: int) -> np.ndarray:
     alloc = tree.alloc[:rows]
     grown = (alloc[:, :, NEXT] - alloc[:, :, START]).sum(axis=1)
     return np.asarray(alloc[:, 0, KEPT] + grown, dtype=np.int64)
+
+
+def most_visited_line(tree: Tree, b: int, node: int = 0, max_length: int = 64) -> list[int]:
+    """The actions of the most visited line of row ``b`` below ``node``: each step takes the
+    most visited expanded child (the first on ties) and stops at a node without visited
+    children, or after ``max_length`` actions."""
+    line: list[int] = []
+    while len(line) < max_length and node != NO_NODE and int(tree.num_expanded[b, node]) > 0:
+        first = int(tree.first_child[b, node])
+        visits = tree.visits[b, first : first + int(tree.num_expanded[b, node])]
+        if visits.max() <= 0:
+            break
+        node = first + int(np.argmax(visits))
+        line.append(int(tree.action[b, node]))
+    return line
 
 
 @njit(cache=True, nogil=True)
