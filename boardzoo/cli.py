@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo import __version__
-from boardzoo.agents.registry import check_spec, format_agents
+from boardzoo.agents.descriptions import format_agents
+from boardzoo.agents.registry import check_spec
 from boardzoo.arena import play_match, read_records, render_match, render_tournament, tournament
 from boardzoo.arena.openings import load_openings
 from boardzoo.arena.records import MatchSettingsError

@@ -7,19 +7,21 @@ from boardzoo.agents.adapter import AECGameState
 from boardzoo.agents.alphabeta import AlphaBetaAgent, AlphaBetaInfo
 from boardzoo.agents.alphazero import AlphaZeroAgent
 from boardzoo.agents.base import Agent, env_state
+from boardzoo.agents.descriptions import (
+    AgentDescription,
+    OptionDescription,
+    describe_agent,
+    format_agents,
+)
 from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.agents.registry import (
-    AgentDescription,
     AgentSpecError,
-    OptionDescription,
     agent_names,
     build_agent,
     check_spec,
-    describe_agent,
-    format_agents,
     make_agent,
     parse_spec,
     register_agent,

@@ -15,8 +15,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
-import re
-import textwrap
 import types
 import typing
 from dataclasses import dataclass
@@ -28,18 +26,16 @@ from boardzoo.agents.settings import Settings
 __all__ = [
     "AGENT_CLASSES",
     "ENTRY_POINT_GROUP",
-    "AgentDescription",
     "AgentSpecError",
-    "OptionDescription",
+    "SpecKey",
     "agent_class",
     "agent_names",
     "build_agent",
     "check_spec",
-    "describe_agent",
-    "format_agents",
     "make_agent",
     "parse_spec",
     "register_agent",
+    "spec_keys",
     "spec_options",
 ]
 
@@ -97,13 +93,21 @@ def register_agent(name: str, target: str) -> None:
 
 
 @dataclass(frozen=True)
-class _Key:
-    """A key of a spec: its type, where it goes and its default."""
+class SpecKey:
+    """A key of a spec (:func:`spec_keys`): its type, where it goes and its default.
+
+    Attributes:
+        annotation: the declared type.
+        group: the constructor parameter whose group of options holds it; ``None`` for a
+            constructor parameter itself.
+        default: the default; ``inspect.Parameter.empty`` when it must be given.
+        owner: the class whose docstring documents it.
+    """
 
     annotation: Any
-    group: str | None  # the constructor parameter whose group holds it; None: a parameter
-    default: Any  # inspect.Parameter.empty when it must be given
-    owner: type  # the class whose docstring documents it
+    group: str | None
+    default: Any
+    owner: type
 
 
 def _is_group(annotation: Any) -> bool:
@@ -114,12 +118,12 @@ def _is_group(annotation: Any) -> bool:
     )
 
 
-def _keys(cls: type) -> dict[str, _Key]:
+def spec_keys(cls: type) -> dict[str, SpecKey]:
     """Every key a spec of ``cls`` may set, in the constructor's order (a group's fields in
     their order)."""
     hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
     parameters = inspect.signature(cls.__init__).parameters  # type: ignore[misc]
-    keys: dict[str, _Key] = {}
+    keys: dict[str, SpecKey] = {}
     for name, parameter in parameters.items():
         if name in ("self", *_NOT_FROM_TEXT) or parameter.kind in (
             inspect.Parameter.VAR_POSITIONAL,
@@ -128,7 +132,7 @@ def _keys(cls: type) -> dict[str, _Key]:
             continue
         annotation = hints.get(name, str)
         if not _is_group(annotation):
-            keys[name] = _Key(annotation, None, parameter.default, cls)
+            keys[name] = SpecKey(annotation, None, parameter.default, cls)
             continue
         defaults = parameter.default
         if defaults is inspect.Parameter.empty:
@@ -137,7 +141,7 @@ def _keys(cls: type) -> dict[str, _Key]:
         for field in dataclasses.fields(annotation):
             if field.name in keys:
                 raise TypeError(f"{cls.__name__}: option {field.name!r} is defined twice")
-            keys[field.name] = _Key(
+            keys[field.name] = SpecKey(
                 field_hints[field.name], name, getattr(defaults, field.name), annotation
             )
     return keys
@@ -145,7 +149,7 @@ def _keys(cls: type) -> dict[str, _Key]:
 
 def spec_options(name: str) -> dict[str, Any]:
     """The keys a spec for ``name`` may set, with their declared types."""
-    return {key: k.annotation for key, k in _keys(agent_class(name)).items()}
+    return {key: k.annotation for key, k in spec_keys(agent_class(name)).items()}
 
 
 def _allowed_text(annotation: Any) -> str:
@@ -276,7 +280,7 @@ def build_agent(name: str, options: dict[str, Any], seed: Any = None) -> Agent:
             allowed, in one line naming the key, the value and what is allowed.
     """
     cls = agent_class(name)
-    keys = _keys(cls)
+    keys = spec_keys(cls)
     for key in options:
         if key not in keys:
             raise AgentSpecError(
@@ -309,215 +313,7 @@ def build_agent(name: str, options: dict[str, Any], seed: Any = None) -> Agent:
         raise AgentSpecError(f"{name}: {text}") from None
 
 
-# --- descriptions -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OptionDescription:
-    """One option of an agent, as ``boardzoo agents NAME`` shows it.
-
-    Attributes:
-        name: the key in a spec (``simulations``).
-        type_text: the type as text: ``"int"``, ``"float | None"``, ``"random | heuristic"``.
-        default: the default value (``None`` when there is none: see ``required``).
-        help: one line from the class docstring's ``Args:`` section, ``"(undocumented)"`` if
-            it has none.
-        required: the option has no default and must be given.
-    """
-
-    name: str
-    type_text: str
-    default: Any
-    help: str
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class AgentDescription:
-    """An agent of the registry, as ``boardzoo agents`` shows it.
-
-    Attributes:
-        name: the name in a spec (``mcts``).
-        summary: the first line (paragraph) of the class docstring.
-        options: the keys a spec may set, in the constructor's order.
-    """
-
-    name: str
-    summary: str
-    options: list[OptionDescription]
-
-
-_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
-_SECTION = re.compile(
-    r"^(Args|Arguments|Attributes|Parameters|Keyword Args|Keyword Arguments):\s*$"
-)
-_ENTRY = re.compile(r"^([A-Za-z_][\w]*(?:\s*,\s*[A-Za-z_][\w]*)*)\s*(?:\([^)]*\))?:\s*(.*)$")
-
-
-def _plain(text: str) -> str:
-    """Docstring text as one plain line: roles and double backquotes removed."""
-    text = _ROLE.sub(lambda m: m.group(1).rpartition(".")[2], text)
-    return " ".join(text.replace("``", "").split())
-
-
-def _summary(cls: type) -> str:
-    doc = inspect.getdoc(cls) or ""
-    return _plain(doc.split("\n\n")[0]) or cls.__name__
-
-
-def _args_section(doc: str) -> dict[str, str]:
-    """The Google-style ``Args:`` entries of ``doc`` by name (one entry may name several)."""
-    entries: dict[str, str] = {}
-    lines = doc.expandtabs().splitlines()
-    start = next((i + 1 for i, line in enumerate(lines) if _SECTION.match(line.strip())), None)
-    if start is None:
-        return entries
-    indent: int | None = None
-    names: list[str] = []
-    for line in lines[start:]:
-        if not line.strip():
-            continue
-        depth = len(line) - len(line.lstrip())
-        if indent is None:
-            indent = depth
-        if depth < indent or (depth == 0 and line.rstrip().endswith(":")):
-            break
-        match = _ENTRY.match(line.strip()) if depth == indent else None
-        if match:
-            names = [n.strip() for n in match.group(1).split(",")]
-            for name in names:
-                entries[name] = match.group(2)
-        else:
-            for name in names:
-                entries[name] += " " + line.strip()
-    return {name: _plain(text) for name, text in entries.items()}
-
-
-# An Args entry that defers to another class: "as in MCTSAgent." or "nodes ..., as in MCTSAgent."
-_REFERENCE = re.compile(r"(^|,\s*)as in \S+\.?$", re.IGNORECASE)
-
-
-def _option_help(cls: type, key: str) -> str:
-    """The help of ``key``: the class docstring's entry; for an entry that only refers to
-    another class ("as in ..."), the first base class's own entry."""
-    fallback = None
-    for klass in cls.__mro__:
-        text = _args_section(inspect.getdoc(klass) or "").get(key) if klass.__doc__ else None
-        if text and not _REFERENCE.search(text):
-            return text
-        fallback = fallback or text
-    return fallback or "(undocumented)"
-
-
-def _type_text(annotation: Any) -> str:
-    origin = get_origin(annotation)
-    if origin is Literal:
-        return " | ".join(str(o) for o in get_args(annotation))
-    if origin in (typing.Union, types.UnionType):
-        return " | ".join(_type_text(a) for a in get_args(annotation))
-    if annotation is type(None):
-        return "None"
-    return str(getattr(annotation, "__name__", annotation))
-
-
 def agent_names() -> list[str]:
     """The names of every registered agent, in registration order."""
     _load_entry_points()
     return list(AGENT_CLASSES)
-
-
-def describe_agent(name: str) -> AgentDescription:
-    """The summary and options of the agent registered as ``name``.
-
-    Raises:
-        AgentSpecError: ``name`` is not registered (the message lists the known agents).
-    """
-    cls = agent_class(name)
-    options = []
-    for key, k in _keys(cls).items():
-        required = k.default is inspect.Parameter.empty
-        options.append(
-            OptionDescription(
-                name=key,
-                type_text=_type_text(k.annotation),
-                default=None if required else k.default,
-                help=_option_help(k.owner, key),
-                required=required,
-            )
-        )
-    return AgentDescription(name=name, summary=_summary(cls), options=options)
-
-
-def _default_text(option: OptionDescription) -> str:
-    """A default as a spec writes it: ``none``, ``true``, ``1000000``, ``random``."""
-    if option.required:
-        return "(required)"
-    value = option.default
-    if value is None or isinstance(value, bool):
-        return str(value).lower()
-    return str(value)
-
-
-def format_agents(name: str | None = None, width: int = 100) -> str:
-    """The text ``boardzoo agents [NAME]`` prints.
-
-    Args:
-        name: an agent's name for its options in full (a table of name, type, default and
-            help), or ``None`` for every agent with its summary and options in short.
-        width: the width to wrap lines to.
-
-    Raises:
-        AgentSpecError: ``name`` is not registered (the message lists the known agents).
-    """
-    if name is not None:
-        return _format_one(describe_agent(name), width)
-    descriptions = [describe_agent(n) for n in agent_names()]
-    pad = max(len(d.name) for d in descriptions) + 2
-    lines = [
-        "Agents. A spec is NAME or NAME:key=value,key=value (e.g. mcts:simulations=500,c=1.0);",
-        "`boardzoo agents NAME` explains one agent's options.",
-        "",
-    ]
-    for description in descriptions:
-        lines += textwrap.wrap(
-            description.summary,
-            width,
-            initial_indent=description.name.ljust(pad),
-            subsequent_indent=" " * pad,
-        )
-        options = "  ".join(
-            f"{o.name}{' (required)' if o.required else '=' + _default_text(o)}"
-            for o in description.options
-        )
-        lines += textwrap.wrap(
-            "options: " + (options or "none"),
-            width,
-            initial_indent=" " * pad,
-            subsequent_indent=" " * (pad + 9),
-            break_on_hyphens=False,
-        )
-    return "\n".join(lines)
-
-
-def _format_one(description: AgentDescription, width: int) -> str:
-    lines = [f"{description.name}: {description.summary}", ""]
-    if not description.options:
-        lines.append(f"{description.name} has no options: its spec is just {description.name!r}.")
-        return "\n".join(lines)
-    lines += [f"Spec: {description.name}:key=value,key=value with these keys:", ""]
-    rows = [("option", "type", "default", "help")] + [
-        (o.name, o.type_text, _default_text(o), o.help) for o in description.options
-    ]
-    cells = [
-        [[row[0]], textwrap.wrap(row[1], 22, break_on_hyphens=False) or [""], [row[2]]]
-        for row in rows
-    ]
-    widths = [max(len(line) for cell in cells for line in cell[i]) for i in range(3)]
-    help_at = sum(widths) + 3 * 2
-    help_width = max(30, width - help_at)
-    for row, columns in zip(rows, cells, strict=True):
-        columns.append(textwrap.wrap(row[3], help_width) or [""])
-        for i in range(max(len(column) for column in columns)):
-            parts = [column[i] if i < len(column) else "" for column in columns]
-            lines.append("  ".join(p.ljust(w) for p, w in zip(parts, [*widths, 0], strict=True)))
-    return "\n".join(line.rstrip() for line in lines)
