@@ -58,6 +58,7 @@ import numpy as np
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.search.batched_config import PUCTConfig, SearchResult, _integer, _number
+from boardzoo.search.evaluator_calls import StepEvaluation, running
 from boardzoo.search.evaluators import Evaluator, cell_squares
 from boardzoo.search.loop import compiled_steps
 from boardzoo.search.options import (
@@ -237,38 +238,50 @@ class BatchedSearch:
             if state.is_terminal():
                 raise ValueError(f"roots[{i}] is a finished game: there is nothing to search")
 
-    def _step(self, forest: Tree, trees: int, leaves: int, active: np.ndarray,
-              evaluator: Evaluator, needs_states: bool, choice: Choice) -> None:  # fmt: skip
-        found, rows = self._kernels["select_leaves"](
-            forest, trees, leaves, active, self._numbers, choice, self.game.params,
-            self._squares, self.game.cols, self._leaf_tree, self._leaf_node, self._leaf_row,
-            self._observations, self._masks,
-        )  # fmt: skip
+    def _run(self, forest: Tree, trees: int, leaves: int, budget: int, active: np.ndarray,
+             evaluation: StepEvaluation, choice: Choice) -> int:  # fmt: skip
+        """Compiled steps until ``budget`` simulations a tree or ``evaluation`` says stop."""
+        with running(evaluation) as key:
+            return int(
+                self._kernels["run_steps"](
+                    forest, trees, leaves, budget, active, self._numbers, choice,
+                    self.game.params, self._squares, self.game.cols, self._leaf_tree,
+                    self._leaf_node, self._leaf_row, self._observations, self._masks, key,
+                )
+            )  # fmt: skip
+
+    def _evaluation(
+        self, forest: Tree, evaluator: Evaluator, deadline: float | None
+    ) -> StepEvaluation:
+        """What each step calls: the evaluator on the rows written, timed, its output checked,
+        and whether the deadline has passed."""
+        needs_states = bool(getattr(evaluator, "needs_states", False))
         num_actions = self.game.num_actions
-        if rows:
-            start = time.perf_counter()
-            if needs_states:
-                states = self._leaf_states(forest, found)
-                logits, values = evaluator(  # type: ignore[call-arg]
-                    self._observations[:rows], self._masks[:rows], states=states
-                )
+
+        def evaluate(found: int, rows: int) -> tuple[np.ndarray, np.ndarray, bool]:
+            if rows:
+                start = time.perf_counter()
+                observations, masks = self._observations[:rows], self._masks[:rows]
+                if needs_states:
+                    states = self._leaf_states(forest, found)
+                    logits, values = evaluator(observations, masks, states=states)  # type: ignore[call-arg]
+                else:
+                    logits, values = evaluator(observations, masks)
+                self.network_seconds += time.perf_counter() - start
+                logits = np.ascontiguousarray(logits, dtype=np.float32)
+                values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
+                if logits.shape != (rows, num_actions) or values.shape != (rows,):
+                    raise ValueError(
+                        f"the evaluator must return logits [{rows}, {num_actions}] and values "
+                        f"[{rows}], got {logits.shape} and {values.shape}"
+                    )
             else:
-                logits, values = evaluator(self._observations[:rows], self._masks[:rows])
-            self.network_seconds += time.perf_counter() - start
-            logits = np.ascontiguousarray(logits, dtype=np.float32)
-            values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
-            if logits.shape != (rows, num_actions) or values.shape != (rows,):
-                raise ValueError(
-                    f"the evaluator must return logits [{rows}, {num_actions}] and values "
-                    f"[{rows}], got {logits.shape} and {values.shape}"
-                )
-        else:
-            logits = np.zeros((0, num_actions), np.float32)
-            values = np.zeros(0, np.float32)
-        self._kernels["expand_and_backup"](
-            forest, found, self._leaf_tree, self._leaf_node, self._leaf_row, logits, values,
-            self.game.params,
-        )  # fmt: skip
+                logits = np.zeros((0, num_actions), np.float32)
+                values = np.zeros(0, np.float32)
+            stop = deadline is not None and time.perf_counter() >= deadline
+            return logits, values, stop
+
+        return evaluate
 
     def _leaf_states(self, forest: Tree, found: int) -> list[BoardState]:
         """The positions of this step's rows, for evaluators that ask for them."""
@@ -340,7 +353,6 @@ class BatchedSearch:
         n = len(roots)
         generators = seeded_generators(n, seeds)
         config = self.config
-        needs_states = bool(getattr(evaluator, "needs_states", False))
         self.network_seconds = 0.0
         forest, reused = self._prepare(roots, simulations, bool(reuse))
         inherited = np.zeros(n, dtype=np.int64)
@@ -349,8 +361,8 @@ class BatchedSearch:
             inherited[b] = forest.visits[b, first : first + int(forest.num_children[b, 0])].sum()
         table = considered_visits(config.gumbel_k, simulations or 1)
         choice = new_choice(n, self.game.num_actions, table)
-        every = self._every_tree
-        self._step(forest, n, 1, ~reused, evaluator, needs_states, choice)  # the roots
+        evaluation = self._evaluation(forest, evaluator, deadline)
+        self._run(forest, n, 1, 1, ~reused, evaluation, choice)  # the roots' own evaluations
         clean: list[tuple[int, slice, np.ndarray]] = []
         if add_noise and config.gumbel:
             draws = draw_noise(self._rng, generators, (n, self.game.num_actions), "gumbel")
@@ -360,14 +372,8 @@ class BatchedSearch:
             draws = draw_noise(self._rng, generators, shape, "dirichlet", config.dirichlet_alpha)
             clean = add_dirichlet(forest, n, draws, config.dirichlet_epsilon)
         budget = simulations if simulations is not None else 2**62
-        done = 0
         leaves = config.leaves_per_tree
-        while done < budget:
-            leaves = min(leaves, budget - done)
-            self._step(forest, n, leaves, every, evaluator, needs_states, choice)
-            done += leaves
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+        done = self._run(forest, n, leaves, budget, self._every_tree, evaluation, choice)
         num_actions = self.game.num_actions
         visits = np.zeros((n, num_actions), dtype=np.int32)
         q = np.full((n, num_actions), np.nan, dtype=np.float32)

@@ -26,10 +26,13 @@ batched step, elsewhere.
 
 from __future__ import annotations
 
+import warnings
 from functools import cache
 from typing import Any
 
 import numpy as np
+from numba import objmode
+from numba.core.errors import NumbaWarning
 
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
@@ -38,6 +41,7 @@ from boardzoo.search import evaluate as leaf_evaluators
 from boardzoo.search import expand as expansion
 from boardzoo.search.backup import backup, update_amaf
 from boardzoo.search.evaluate import evaluate_leaf, write_leaf
+from boardzoo.search.evaluator_calls import evaluate_step
 from boardzoo.search.expand import expand, expand_priors, new_scratch
 from boardzoo.search.memory import update_criticality, update_replies
 from boardzoo.search.options import (
@@ -238,11 +242,44 @@ def expand_and_backup(tree, found, leaf_tree, leaf_node, leaf_row, logits, value
         backup(tree, b, node, score0)
 
 
+# run_steps's call of the evaluator holds the GIL, as it must; the rest of the loop does not.
+warnings.filterwarnings(
+    "ignore", message=".*Code running in object mode won't allow", category=NumbaWarning
+)
+
+
+def run_steps(tree, trees, leaves, budget, active, numbers, choice, params, squares, cols,
+              leaf_tree, leaf_node, leaf_row, observations, masks, key):  # fmt: skip
+    """Batched steps until ``budget`` simulations a tree, or until the evaluator says stop.
+
+    Each step selects ``leaves`` leaves in each tree with ``active[b]`` set
+    (:func:`select_leaves`), leaves the compiled code once to have the search registered under
+    ``key`` evaluate them (:func:`~boardzoo.search.evaluator_calls.evaluate_step`: the network,
+    and the deadline), then expands them and backs the values up (:func:`expand_and_backup`).
+    Returns the simulations run a tree.
+    """
+    done = 0
+    while done < budget:
+        step = min(leaves, budget - done)
+        found, rows = select_leaves(
+            tree, trees, step, active, numbers, choice, params, squares, cols, leaf_tree,
+            leaf_node, leaf_row, observations, masks,
+        )  # fmt: skip
+        with objmode(logits="float32[:, ::1]", values="float32[::1]", stop="boolean"):
+            logits, values, stop = evaluate_step(key, found, rows)
+        expand_and_backup(tree, found, leaf_tree, leaf_node, leaf_row, logits, values, params)
+        done += step
+        if stop:
+            break
+    return done
+
+
 _TEMPLATES = (
     simulate,
     select_az,
     select_leaves,
     expand_and_backup,
+    run_steps,
     descend,
     step_into,
     open_first,
