@@ -429,30 +429,22 @@ def test_criticality_search_counts_every_finished_playout():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_threads_prove_the_same_tictactoe_results(threads):
-    info = MCTSAgent(
-        budget=Budget(simulations=300_000),
-        uct=UCTSettings(solver=True),
-        enhancements=Enhancements(threads=threads),
-        seed=0,
-    ).search(TicTacToeState())
-    assert info.proven == "draw"
+    def solve(state):
+        return MCTSAgent(
+            Budget(simulations=300_000),
+            UCTSettings(solver=True),
+            Enhancements(threads=threads),
+            seed=0,
+        ).search(state)
+
+    assert solve(TicTacToeState()).proven == "draw"
     state = TicTacToeState.from_text("X . .\n. O .\n. . .")  # X to move: a draw with best play
     assert state.current_player == 0
-    info = MCTSAgent(
-        budget=Budget(simulations=300_000),
-        uct=UCTSettings(solver=True),
-        enhancements=Enhancements(threads=threads),
-        seed=0,
-    ).search(state)
+    info = solve(state)
     assert info.proven == "draw" and info.action in ttt_best_actions(state)
     state = TicTacToeState.from_text("X O .\n. . .\n. . .")  # X to move wins by force
     assert state.current_player == 0 and ttt_value(state) == 1
-    info = MCTSAgent(
-        budget=Budget(simulations=300_000),
-        uct=UCTSettings(solver=True),
-        enhancements=Enhancements(threads=threads),
-        seed=0,
-    ).search(state)
+    info = solve(state)
     assert info.proven == "win" and info.action in ttt_best_actions(state)
 
 

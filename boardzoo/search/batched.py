@@ -1,23 +1,24 @@
 """Batched, compiled AlphaZero search: PUCT or Gumbel AlphaZero over many trees at once.
 
 :class:`BatchedSearch` grows ``batch_size`` trees together (one per root: the positions of many
-self-play games, or one position searched with several leaves at a time). Each step of the
-search is three calls and no Python per node or per simulation:
+self-play games, or one position searched with several leaves at a time). The whole search runs
+in one compiled loop (:func:`~boardzoo.search.loop.run_steps`), with no Python per node or per
+simulation; each of its steps
 
-1. a compiled kernel walks every tree from its root down to ``leaves_per_tree`` leaves (with
-   virtual loss when more than one), and writes each leaf's observation planes and legal-action
-   mask straight from its bitboards into one batch;
-2. the evaluator (the network) is called once on that batch;
-3. a second compiled kernel expands the leaves (children with the softmax of the logits over the
-   legal actions as priors) and backs the values up. Finished games are scored exactly, without
-   the network.
+1. walks every tree from its root down to ``leaves_per_tree`` leaves (with virtual loss when
+   more than one), and writes each leaf's observation planes and legal-action mask straight from
+   its bitboards into one batch (:func:`~boardzoo.search.loop.select_leaves`);
+2. leaves the compiled code once to call the evaluator (the network) on that batch
+   (:mod:`boardzoo.search.evaluator_calls`: the evaluator, timed and checked, and the deadline);
+3. expands the leaves (children with the softmax of the logits over the legal actions as
+   priors) and backs the values up (:func:`~boardzoo.search.loop.expand_and_backup`). Finished
+   games are scored exactly, without the network.
 
 The trees are the search core's one tree (:class:`~boardzoo.search.tree.Tree`, a row per root)
-and the two kernels are the halves of the one simulation loop's step
-(:func:`~boardzoo.search.loop.select_leaves`, :func:`~boardzoo.search.loop.expand_and_backup`)
-with AlphaZero's selection rules, compiled once per game. Values are stored, as for UCT, as sums
-of scores in ``[0, 1]`` from the point of view of the player who moved into the node, and every
-node records its player to move, so a pass (Reversi) needs no special case.
+and the step is the one simulation loop's step cut at the evaluation, with AlphaZero's
+selection rules, compiled once per game. Values are stored, as for UCT, as sums of scores in
+``[0, 1]`` from the point of view of the player who moved into the node, and every node records
+its player to move, so a pass (Reversi) needs no special case.
 
 Root choice:
 
