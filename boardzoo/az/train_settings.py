@@ -1,0 +1,253 @@
+"""The settings of an AlphaZero training run: :class:`TrainSettings`, checked when made.
+
+``boardzoo train``'s flags, :func:`~boardzoo.az.train.train` and a run folder's
+``settings.json`` all hold these. A resumed run must keep the settings that define what it
+learns (the game, the network, the search, the learner: ``FIXED``); a run saved before a
+setting existed resumes with that setting as it was then (:func:`with_old_defaults`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from boardzoo.games.catalog import get_game
+
+__all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "settings_from", "with_old_defaults"]
+
+# The evaluation panel: "{simulations}" is the training's simulations per move (UCT at equal
+# simulations).
+DEFAULT_PANEL = (
+    "random",
+    "greedy",
+    "alphabeta:depth=2",
+    "alphabeta:depth=4",
+    "mcts:simulations={simulations}",
+)
+# Settings of `--quick`: a tiny run that shows every part working in seconds.
+QUICK: dict[str, Any] = {
+    "channels": 8,
+    "blocks": 1,
+    "value_hidden": 8,
+    "simulations": 8,
+    "games_per_iteration": 4,
+    "parallel_games": 4,
+    "batch_size": 32,
+    "steps_per_iteration": 4,
+    "eval_games": 2,
+    "panel": ("random",),
+    "iterations": 2,
+}
+# Settings a resumed run must share with the run it continues.
+_FIXED = (
+    "game",
+    "options",
+    "channels",
+    "blocks",
+    "value_hidden",
+    "search",
+    "gumbel_k",
+    "simulations",
+    "parallel_games",
+    "games_per_iteration",
+    "temperature_plies",
+    "opening_plies",
+    "record_forced",
+    "dirichlet_alpha",
+    "buffer_size",
+    "batch_size",
+    "steps_per_iteration",
+    "optimizer",
+    "lr",
+    "weight_decay",
+    "seed",
+)
+# What a run's settings.json written before a setting existed means: the behaviour of then.
+_BEFORE_SETTING_EXISTED: dict[str, Any] = {"record_forced": False}
+
+
+def with_old_defaults(saved: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's saved settings, with the settings it predates set to how it was trained."""
+    return {**_BEFORE_SETTING_EXISTED, **saved}
+
+
+def _int(name: str, value: Any, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _float(name: str, value: Any, low: float, open_low: bool = True) -> float:
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if ok:
+        ok = math.isfinite(value) and (value > low if open_low else value >= low)
+    if not ok:
+        raise ValueError(
+            f"{name} must be a number {'>' if open_low else '>='} {low}, got {value!r}"
+        )
+    return float(value)
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Everything that defines a training run (checked when made).
+
+    Args:
+        game: a catalog game (``"reversi"``, ``"tictactoe"``, ``"connect_four"``).
+        options: the game's options (``{"board_size": 8}``); defaults filled in.
+        out: the run folder.
+        minutes: stop after this much training time in all (resumes included); ``None``: no
+            limit.
+        iterations: stop after this many iterations in all; ``None``: no limit (one of the two
+            budgets is required).
+        resume: continue the run in ``out`` from its last complete iteration.
+        device: ``"auto"`` (CUDA when present, else the CPU with every core), ``"cpu"`` or
+            ``"cuda"``.
+        seed: the run's seed: same seed, same run (on the CPU).
+        channels: filters of the network's residual tower.
+        blocks: residual blocks.
+        value_hidden: units of the value head's hidden layer.
+        search: ``"gumbel"`` (Gumbel AlphaZero, learns with few simulations) or ``"puct"``.
+        gumbel_k: root actions Gumbel AlphaZero considers.
+        simulations: simulations per self-play move.
+        parallel_games: self-play games searched together (the network's batch).
+        games_per_iteration: self-play games per iteration.
+        temperature_plies: PUCT: opening plies whose move is drawn from the visit counts.
+        opening_plies: the most random plies that start a self-play game (each game draws
+            0 to this many; not recorded).
+        record_forced: also train on the positions with a single legal action (a pass, the
+            last column), the forced move as their policy target. Runs started before this
+            setting existed resume without it.
+        dirichlet_alpha: PUCT: root noise concentration (``None``: none).
+        buffer_size: positions the replay buffer keeps.
+        batch_size: positions per learner step.
+        steps_per_iteration: learner steps per iteration.
+        optimizer: ``"sgd"``, ``"adam"`` or ``"adamw"``.
+        lr: learning rate.
+        weight_decay: L2 weight decay.
+        eval_games: games against each panel agent after every iteration (0: no evaluation).
+        eval_every: evaluate after every this many iterations.
+        panel: agent specs to evaluate against (``{simulations}`` is replaced by the training's
+            simulations).
+        progress: show a progress bar (on a terminal).
+        self_play_workers: workers that play each iteration's self-play games (1: in this
+            process); see :mod:`boardzoo.az.selfplay_pool`. A run may be resumed with another
+            number (its later games then differ from those of the first number).
+        backend: where the self-play workers run: ``"local"`` (processes here) or ``"ray"``
+            (Ray actors; ``pip install boardzoo[ray]``).
+        address: the Ray cluster to join (``"auto"``, ``"host:port"``; ``backend="ray"`` only);
+            ``None`` starts one here.
+    """
+
+    game: str
+    options: Mapping[str, int] = field(default_factory=dict)
+    out: Path = Path("runs/az")
+    minutes: float | None = None
+    iterations: int | None = None
+    resume: bool = False
+    device: str = "auto"
+    seed: int = 0
+    channels: int = 64
+    blocks: int = 4
+    value_hidden: int = 64
+    search: Literal["gumbel", "puct"] = "gumbel"
+    gumbel_k: int = 16
+    simulations: int = 32
+    parallel_games: int = 64
+    games_per_iteration: int = 128
+    temperature_plies: int = 8
+    opening_plies: int = 0
+    record_forced: bool = True
+    dirichlet_alpha: float | None = 0.3
+    buffer_size: int = 200_000
+    batch_size: int = 256
+    steps_per_iteration: int = 200
+    optimizer: Literal["sgd", "adam", "adamw"] = "adam"
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    eval_games: int = 20
+    eval_every: int = 1
+    panel: tuple[str, ...] = DEFAULT_PANEL
+    progress: bool = True
+    self_play_workers: int = 1
+    backend: Literal["local", "ray"] = "local"
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        spec = get_game(self.game)
+        object.__setattr__(self, "options", spec.check_options(dict(self.options)))
+        object.__setattr__(self, "out", Path(self.out))
+        if self.minutes is not None:
+            object.__setattr__(self, "minutes", _float("minutes", self.minutes, 0.0))
+        if self.iterations is not None:
+            object.__setattr__(self, "iterations", _int("iterations", self.iterations, 1))
+        if self.minutes is None and self.iterations is None:
+            raise ValueError("give a budget: minutes, iterations or both")
+        if self.device not in ("auto", "cpu", "cuda") and not str(self.device).startswith("cuda:"):
+            raise ValueError(f"device must be auto, cpu or cuda, got {self.device!r}")
+        for name, low in (
+            ("seed", 0), ("channels", 1), ("blocks", 1), ("value_hidden", 1), ("gumbel_k", 1),
+            ("simulations", 1), ("parallel_games", 1), ("games_per_iteration", 1),
+            ("temperature_plies", 0), ("opening_plies", 0), ("buffer_size", 1),
+            ("batch_size", 1),
+            ("steps_per_iteration", 0), ("eval_games", 0), ("eval_every", 1),
+            ("self_play_workers", 1),
+        ):  # fmt: skip
+            object.__setattr__(self, name, _int(name, getattr(self, name), low))
+        if not isinstance(self.record_forced, bool):
+            raise ValueError(f"record_forced must be true or false, got {self.record_forced!r}")
+        if self.backend not in ("local", "ray"):
+            raise ValueError(f"backend must be local or ray, got {self.backend!r}")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError(f"address={self.address!r} is for backend='ray' only")
+        if self.search not in ("gumbel", "puct"):
+            raise ValueError(f"search must be gumbel or puct, got {self.search!r}")
+        if self.optimizer not in ("sgd", "adam", "adamw"):
+            raise ValueError(f"optimizer must be sgd, adam or adamw, got {self.optimizer!r}")
+        if self.dirichlet_alpha is not None:
+            object.__setattr__(
+                self, "dirichlet_alpha", _float("dirichlet_alpha", self.dirichlet_alpha, 0.0)
+            )
+        object.__setattr__(self, "lr", _float("lr", self.lr, 0.0))
+        object.__setattr__(
+            self, "weight_decay", _float("weight_decay", self.weight_decay, 0.0, False)
+        )
+        if isinstance(self.panel, str) or not all(isinstance(p, str) for p in self.panel):
+            raise ValueError(f"panel must be a list of agent specs, got {self.panel!r}")
+        object.__setattr__(self, "panel", tuple(self.panel))
+
+    @property
+    def panel_specs(self) -> tuple[str, ...]:
+        """The panel with ``{simulations}`` filled in."""
+        return tuple(spec.replace("{simulations}", str(self.simulations)) for spec in self.panel)
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as JSON values."""
+        data = asdict(self)
+        data["out"] = str(self.out)
+        data["options"] = dict(self.options)
+        data["panel"] = list(self.panel)
+        return data
+
+    def differences(self, saved: Mapping[str, Any]) -> list[str]:
+        """The fixed settings where ``saved`` (a run's ``settings.json``) differs from these."""
+        mine = self.to_json()
+        saved = with_old_defaults(saved)
+        return [
+            f"{key}={saved.get(key)!r} (this run: {mine[key]!r})"
+            for key in _FIXED
+            if saved.get(key) != mine[key]
+        ]
+
+
+def settings_from(defaults: Mapping[str, Any], **given: Any) -> TrainSettings:
+    """Settings from ``given`` (``None`` values take ``defaults``, then the dataclass's)."""
+    names = {f.name for f in fields(TrainSettings)}
+    chosen = {k: v for k, v in defaults.items() if k in names}
+    chosen.update({k: v for k, v in given.items() if v is not None and k in names})
+    return TrainSettings(**chosen)
