@@ -39,7 +39,6 @@ KNOWN_PERFT: dict[tuple[str, tuple[tuple[str, int], ...]], tuple[int, int]] = {
     ("tictactoe", ()): (9, 255_168),
     ("connect_four", ()): (9, 39_452_034),
 }
-PERFT_9 = 3_005_288  # Reversi 8x8
 # Without a known count: the smallest depth whose perft takes at least this long.
 _PERFT_SECONDS = 0.05
 _MAX_PERFT_DEPTH = 12
@@ -141,13 +140,6 @@ def perft_figure(game: Game, repeats: int) -> tuple[int, int, float]:
                 break
             depth += 1
     return depth, leaves, median_time(lambda: perft(game, depth), repeats)
-
-
-def perft_seconds(repeats: int) -> float:
-    """Median seconds of Reversi perft(9) from the 8x8 start (checked against 3,005,288)."""
-    depth, leaves, seconds = perft_figure(make_game("reversi", board_size=8), repeats)
-    assert (depth, leaves) == (9, PERFT_9)
-    return seconds
 
 
 def game_playouts_per_second(game: Game, count: int, repeats: int) -> float:

@@ -12,7 +12,6 @@ import json
 import random
 import re
 import time
-import types
 import typing
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -22,20 +21,10 @@ import numpy as np
 
 from boardzoo.agents.registry import check_spec
 from boardzoo.arena import play_match
+from boardzoo.cli.dataclass_flags import add_field_flag, field_type
 from boardzoo.games.catalog import GAME_NAMES, get_game
 
 T = TypeVar("T")
-
-
-def _field_type(annotation: Any) -> tuple[Any, bool]:
-    """(element type, is_sequence) of a dataclass field annotation (``X | None`` reads as X)."""
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        (annotation,) = [a for a in typing.get_args(annotation) if a is not type(None)]
-        origin = typing.get_origin(annotation)
-    if origin in (tuple, list):
-        return typing.get_args(annotation)[0], True
-    return annotation, False
 
 
 def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "") -> T:
@@ -63,22 +52,16 @@ def _parser(cls: Any, description: str, given_only: bool = False) -> argparse.Ar
     hints = typing.get_type_hints(cls)
     parser = argparse.ArgumentParser(description=description)
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]
-        flag = "--" + field.name.replace("_", "-")
-        kind, many = _field_type(hints[field.name])
+        annotation = hints[field.name]
         default: Any = field.default
+        many = field_type(annotation)[1]
         shown = " ".join(map(str, default)) if many else default
         help_text = field.metadata.get("help", "")
         if default is not None:
             help_text += f" (default: {shown})"
         if given_only:
             default = argparse.SUPPRESS
-        if kind is bool:
-            parser.add_argument(
-                flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
-            )
-        else:
-            nargs = "+" if many else None
-            parser.add_argument(flag, type=kind, nargs=nargs, default=default, help=help_text)
+        add_field_flag(parser, field.name, annotation, default, help_text)
     return parser
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from functools import cache
 
 import numpy as np
@@ -428,35 +427,46 @@ def test_alphabeta_reports_its_search():
     assert info.nodes_per_second > 0
 
 
-def test_alphabeta_time_limit_is_respected():
+# Behaviour under a time limit, not speed: how far the compiled search gets and how much it overruns
+# its limit depend on the machine, and are measured in benchmarks/bench_alphabeta_time_limit.py.
+
+
+def test_alphabeta_time_limit_stops_a_search_without_a_depth():
     state = random_position(8, plies=20, seed=3)
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
     agent.prepare(state.game)  # loading the search and measuring its speed: before the clock
     for _ in range(3):
-        start = time.perf_counter()
         action = agent.act(state)
-        elapsed = time.perf_counter() - start
-        assert state.is_legal(action)
-        # Without the limit, depth=None would search for minutes; the margin absorbs a loaded
-        # CI machine (the overrun itself is measured in benchmarks/, not here).
-        assert elapsed < 0.5, elapsed
-        assert agent.last_search.depth >= 4  # the compiled search gets far in 0.2 s
-    # With a depth too, whichever comes first: here the depth.
-    agent = AlphaBetaAgent(depth=3, time_limit=10.0, seed=0)
-    agent.prepare(state.game)
-    start = time.perf_counter()
+        info = agent.last_search
+        assert state.is_legal(action) and info.action == action
+        # The first iteration always completes, so there is always a searched move; the position
+        # (44 empties) is far from solved.
+        assert info.depth >= 1 and not info.exact
+        # depth=None alone would search for minutes: the limit is what ends it. The bound is ten
+        # times the limit, so only a search that ignores it fails, never a slow machine.
+        assert info.seconds < 10 * agent.time_limit, info.seconds
+
+
+def test_alphabeta_depth_and_time_limit_whichever_comes_first():
+    state = random_position(8, plies=20, seed=3)
+    agent = AlphaBetaAgent(depth=3, time_limit=30.0, seed=0)
     agent.act(state)
-    assert time.perf_counter() - start < 1.0 and agent.last_search.depth == 3
+    # Here the depth: iterations stop at 3 plies, long before the 30 s would run out.
+    assert agent.last_search.depth == 3 and not agent.last_search.exact
+    assert agent.last_search.seconds < agent.time_limit
 
 
-def test_alphabeta_time_limit_in_the_endgame():
+def test_alphabeta_time_limit_in_the_endgame_still_solves_exactly():
+    """With 12 empties and exact_empties=12, a timed search runs shallow iterations and then the
+    exact solve; given the time, it ends with the same exact score as the untimed solve."""
     state = random_position(8, plies=48, seed=4)
-    agent = AlphaBetaAgent(depth=None, time_limit=0.5, exact_empties=12, seed=0)
-    agent.prepare(state.game)
-    start = time.perf_counter()
-    agent.act(state)
-    assert time.perf_counter() - start < 0.55
-    assert agent.last_search.exact  # 12 or fewer empties are solved well within the time
+    assert 64 - sum(state.disc_counts()) == 12
+    timed = AlphaBetaAgent(depth=None, time_limit=30.0, exact_empties=12, seed=0)
+    untimed = AlphaBetaAgent(depth=1, exact_empties=12, seed=0)
+    action = timed.act(state)
+    assert timed.last_search.exact and untimed.search(state).exact
+    assert timed.last_search.score == untimed.last_search.score
+    assert state.is_legal(action)
 
 
 # --- argument checks ------------------------------------------------------------------------------

@@ -312,12 +312,33 @@ def test_learned_agents_play_legal_games(game):
 
 
 def test_learned_agents_play_through_the_env():
+    """Through the AEC env, the learned alpha-beta plays the moves a twin (same spec and seed)
+    plays on the same positions given as game states, kept here apart from the env; every move
+    is in the env's mask, and the final rewards are the game's result."""
     env = reversi_v0.env(board_size=6)
     env.reset(seed=0)
-    agents = [make_agent("alphabeta:depth=2,eval=learned", seed=0), make_agent("random", seed=1)]
+    spec = "alphabeta:depth=2,eval=learned"
+    agents = [make_agent(spec, seed=0), make_agent("random", seed=1)]
+    twin = make_agent(spec, seed=0)
+    state, final = REVERSI_6.initial_state(), {}
     for name in env.agent_iter():
-        _, _, termination, truncation, _ = env.last()
-        env.step(None if termination or truncation else agents[env.agents.index(name)].act(env))
+        observation, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            final[name] = reward
+            env.step(None)
+            continue
+        player = env.agents.index(name)
+        assert player == state.current_player
+        assert list(np.flatnonzero(observation["action_mask"])) == list(state.legal_actions())
+        action = agents[player].act(env)
+        if player == 0:
+            assert action == twin.act(state)
+        assert observation["action_mask"][action] == 1
+        state = state.apply(action)
+        env.step(action)
+    assert state.is_terminal() and env.unwrapped.get_state() == state
+    assert final == dict(zip(env.possible_agents, state.returns(), strict=True))
+    assert sorted(final.values()) in ([-1, 1], [0, 0])
 
 
 def test_learned_greedy_plays_the_best_valued_move():

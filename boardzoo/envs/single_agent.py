@@ -75,8 +75,6 @@ from boardzoo.games.state import BoardState
 
 __all__ = [
     "BoardGameSingleAgentEnv",
-    "ReversiSingleAgentEnv",
-    "TicTacToeSingleAgentEnv",
     "learner_side",
 ]
 
@@ -266,17 +264,3 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.state.legal_action_mask(), "learner": self.learner}
-
-
-class ReversiSingleAgentEnv(BoardGameSingleAgentEnv):
-    """Reversi against an opponent: ``BoardGameSingleAgentEnv("reversi", ...)``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__("reversi", **kwargs)
-
-
-class TicTacToeSingleAgentEnv(BoardGameSingleAgentEnv):
-    """TicTacToe against an opponent: ``BoardGameSingleAgentEnv("tictactoe", ...)``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__("tictactoe", **kwargs)

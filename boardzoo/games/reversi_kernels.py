@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U0, U1, next_rng, popcount, random_set_bit, rng_output, seed_rng
+from boardzoo.games._bits import U0, U1, next_rng, popcount, random_set_bit, rng_output
 
 # Discs that may be flipped by a horizontal or diagonal run are never on file a or file h
 # (a bracketed run has a disc on both sides), so masking the opponent with the inner files
@@ -177,25 +177,6 @@ def random_playout(own, opp, valid, rng):
         sign = -sign
     # ``own`` is the side that would move next; ``sign`` is +1 when that is the starting side.
     return sign * (np.int64(popcount(own)) - np.int64(popcount(opp))), rng
-
-
-@njit("i8[:](u8, u8, u8, i8, u8)", cache=True, nogil=True)
-def random_playouts(own, opp, valid, count, seed):
-    """Run ``count`` random playouts from one position; return the wins, draws and losses.
-
-    The counts are from the point of view of the side to move. Used by the benchmark and the tests.
-    """
-    rng = seed_rng(seed)
-    outcome = np.zeros(3, dtype=np.int64)
-    for _ in range(count):
-        diff, rng = random_playout(own, opp, valid, rng)
-        if diff > 0:
-            outcome[0] += 1
-        elif diff == 0:
-            outcome[1] += 1
-        else:
-            outcome[2] += 1
-    return outcome
 
 
 # --- the game contract's kernels (see boardzoo.games.spec) ----------------------------------------
