@@ -1,6 +1,6 @@
 """Draw docs/assets/games.png, the picture of the games at the top of the README and the site.
 
-    SDL_VIDEODRIVER=dummy .venv/bin/python docs/assets/make_games_png.py
+    SDL_VIDEODRIVER=dummy .venv/bin/python scripts/make_games_png.py
 
 Three random games drawn by the envs' ``render_mode="rgb_array"``: a finished TicTacToe game, a
 Reversi 8x8 game after 24 moves and a finished Connect Four game, side by side.
