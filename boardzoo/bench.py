@@ -23,7 +23,7 @@ import numpy as np
 
 from boardzoo.agents.registry import build_agent
 from boardzoo.agents.search_agent import SearchAgent
-from boardzoo.games._bits import U0, U1, lowest_bit_index, popcount, seed_rng
+from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount, seed_rng
 from boardzoo.games.catalog import all_games, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
-from boardzoo.agents._compiling import notices_enabled, set_notices
+from boardzoo.agents.compiling import notices_enabled, set_notices
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, Enhancements, UCTSettings
 from boardzoo.games.catalog import GAME_NAMES, make_game

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.games._bits import U1, lowest_bit_index
+from boardzoo.games.bits import U1, lowest_bit_index
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import ntuple_value_arrays

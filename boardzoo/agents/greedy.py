@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
+from boardzoo.agents.compiling import compile_notice
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import load_net
 from boardzoo.learned.td import compiled_learned

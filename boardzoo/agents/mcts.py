@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Seed, make_rng
+from boardzoo.agents.compiling import compile_notice
 from boardzoo.agents.search_agent import SearchAgent
 from boardzoo.agents.search_info import PROVEN_NAMES, MoveStats, SearchInfo, choose_move
 from boardzoo.agents.settings import (

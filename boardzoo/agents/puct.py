@@ -23,8 +23,8 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from boardzoo.agents._checks import check_choice, not_allowed
-from boardzoo.agents._compiling import compile_notice
 from boardzoo.agents.base import Seed, make_rng
+from boardzoo.agents.compiling import compile_notice
 from boardzoo.agents.search_agent import SearchAgent
 from boardzoo.agents.search_info import SearchInfo, choose_move, root_moves, search_info
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings, check_group

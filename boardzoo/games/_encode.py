@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U1
+from boardzoo.games.bits import U1
 
 
 @njit("i1[:, :, :](u8, u8, i8, i8, i8, i8, i8)", cache=True, nogil=True)

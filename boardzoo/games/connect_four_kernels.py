@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U0, U1, popcount, random_set_bit
+from boardzoo.games.bits import U0, U1, popcount, random_set_bit
 from boardzoo.games.connect_four import BOARD, BOTTOM, COLS, HEIGHT, ROWS
 
 C4_BOARD = np.uint64(BOARD)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U0, U1, next_rng, popcount, random_set_bit, rng_output
+from boardzoo.games.bits import U0, U1, next_rng, popcount, random_set_bit, rng_output
 
 # Discs that may be flipped by a horizontal or diagonal run are never on file a or file h
 # (a bracketed run has a disc on both sides), so masking the opponent with the inner files

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U0, U1, popcount, random_set_bit
+from boardzoo.games.bits import U0, U1, popcount, random_set_bit
 from boardzoo.games.tictactoe import FULL_BOARD, WINNING_LINES
 
 TTT_FULL = np.uint64(FULL_BOARD)

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U1, lowest_bit_index, popcount
+from boardzoo.games.bits import U1, lowest_bit_index, popcount
 from boardzoo.games.spec import Game
 
 __all__ = [

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.games._bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
-from boardzoo.games._bits import seed_rng as _seed_rng
+from boardzoo.games.bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
+from boardzoo.games.bits import seed_rng as _seed_rng
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import (

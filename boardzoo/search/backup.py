@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzoo.games._bits import U1
+from boardzoo.games.bits import U1
 from boardzoo.search.tree import NO_NODE, update_bounds
 
 # Compile-time switches (fixed per compiled copy).

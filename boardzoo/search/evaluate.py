@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.games._bits import U1, lowest_bit_index, random_set_bit
+from boardzoo.games.bits import U1, lowest_bit_index, random_set_bit
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import ntuple_value

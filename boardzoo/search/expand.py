@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U1, lowest_bit_index, next_rng, popcount, rng_output
+from boardzoo.games.bits import U1, lowest_bit_index, next_rng, popcount, rng_output
 from boardzoo.search.evaluate import child_heuristic
 from boardzoo.search.tree import MAX_CHILDREN, init_node, reserve
 

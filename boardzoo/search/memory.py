@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from boardzoo.games._bits import U1, lowest_bit_index
+from boardzoo.games.bits import U1, lowest_bit_index
 
 __all__ = ["Memory", "criticality", "new_memory"]
 

@@ -71,9 +71,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from boardzoo.agents._compiling import compile_notice
+from boardzoo.agents.compiling import compile_notice
 from boardzoo.envs.single_agent import learner_side
-from boardzoo.games._bits import seed_rng
+from boardzoo.games.bits import seed_rng
 from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game
 from boardzoo.vector.kernels import (

@@ -6,7 +6,7 @@ game by :func:`compiled_vector`, with the game's compiled alpha-beta root search
 (:mod:`boardzoo.agents.alphabeta_kernels`) linked in for the alpha-beta opponents. A sub-env is
 a learner playing one side against an opponent of a pool; its position is ``s0``, ``s1`` (the
 kernels' bitboards) and ``player`` to move, and its random stream is one xorshift64* state
-(:mod:`boardzoo.games._bits`), seeded from the sub-env's seed, which draws, at the start of each
+(:mod:`boardzoo.games.bits`), seeded from the sub-env's seed, which draws, at the start of each
 episode, the learner's side (``learner_color="random"``) and then its opponent (a pool of more
 than one), and the compiled opponents' moves. Opponents of kind :data:`POLICY` (a policy
 network, say) are not played in compiled code: the step stops at their turn,
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.alphabeta_kernels import BUDGET, NUM_COUNTERS, compiled_alphabeta
-from boardzoo.games._bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
+from boardzoo.games.bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 

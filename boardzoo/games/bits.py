@@ -10,6 +10,17 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+__all__ = [
+    "U0",
+    "U1",
+    "lowest_bit_index",
+    "next_rng",
+    "popcount",
+    "random_set_bit",
+    "rng_output",
+    "seed_rng",
+]
+
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
