@@ -61,7 +61,7 @@ def median_time(run: Callable[[], object], repeats: int) -> float:
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
 
 
-def perft_kernel(s0, s1, player, params, depth):  # type: ignore[no-untyped-def]
+def perft_kernel(s0, s1, player, params, depth):
     """Leaf count of the game tree ``depth`` plies deep; a forced pass is a ply.
 
     A finished game reached before ``depth`` counts as one leaf.
@@ -86,7 +86,7 @@ def perft_kernel(s0, s1, player, params, depth):  # type: ignore[no-untyped-def]
     return total
 
 
-def playouts_kernel(s0, s1, player, params, count, seed):  # type: ignore[no-untyped-def]
+def playouts_kernel(s0, s1, player, params, count, seed):
     """``count`` uniformly random playouts (the game's rollout kernel, policy 0) from one
     position; returns player 0's total score (wins plus half the draws)."""
     rng = seed_rng(np.uint64(seed))

@@ -51,7 +51,7 @@ def _parser(cls: Any, description: str, given_only: bool = False) -> argparse.Ar
     options given (no defaults)."""
     hints = typing.get_type_hints(cls)
     parser = argparse.ArgumentParser(description=description)
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for field in dataclasses.fields(cls):
         annotation = hints[field.name]
         default: Any = field.default
         many = field_type(annotation)[1]

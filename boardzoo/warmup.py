@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -72,7 +72,7 @@ def _vector(name: str) -> None:
     """Step a small batched env whose pool holds both compiled opponents and a policy."""
 
     def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return np.argmax(masks, axis=1)
+        return cast("np.ndarray", np.argmax(masks, axis=1))
 
     envs = BoardGameVectorEnv(name, 6, opponent=["random", "greedy", first_legal])
     envs.reset(seed=0)

@@ -33,7 +33,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -427,7 +427,7 @@ class AECGameState:
 
     def legal_action_mask(self) -> np.ndarray:
         """A fresh int8 array: the action mask of the agent to move (zeros once over)."""
-        return self._turn.mask.copy()
+        return cast("np.ndarray", self._turn.mask.copy())
 
     def legal_actions(self) -> list[int]:
         """The legal actions in increasing order; empty once the game is over."""

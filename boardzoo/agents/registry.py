@@ -18,7 +18,7 @@ import inspect
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, cast, get_args, get_origin
 
 from boardzoo.agents.base import Agent
 from boardzoo.agents.settings import Settings
@@ -82,7 +82,7 @@ def agent_class(name: str) -> type[Agent]:
     if name not in AGENT_CLASSES:
         raise AgentSpecError(f"unknown agent {name!r}; known agents: {', '.join(AGENT_CLASSES)}")
     module, cls = AGENT_CLASSES[name].split(":")
-    return getattr(importlib.import_module(module), cls)
+    return cast(type[Agent], getattr(importlib.import_module(module), cls))
 
 
 def register_agent(name: str, target: str) -> None:

@@ -20,7 +20,7 @@ import importlib
 import json
 import zipfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -212,7 +212,7 @@ class SB3Agent(Agent):
             scores = self._scores(self._observation(state))[0]
         scores = scores.cpu().numpy().astype(np.float64)
         scores = np.where(mask, np.exp(scores - scores[mask].max()), 0.0)
-        return scores / scores.sum()
+        return cast("np.ndarray", scores / scores.sum())
 
     def value(self, state: GameState) -> float:
         """The value head's estimate for the player to move, clipped to [-1, 1]."""

@@ -188,7 +188,7 @@ class Learner:
             )
         loss, policy_loss, value_loss = self.losses(self.augmented(batch), train=True)
         self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # (torch's Tensor.backward is unannotated)
         self.optimizer.step()
         self.steps += 1
         return {

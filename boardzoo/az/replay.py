@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -52,7 +52,7 @@ def _count(name: str, value: object, minimum: int = 1) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     if not ok or int(value) < minimum:  # type: ignore[call-overload]
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return cast(int, int(value))  # type: ignore[call-overload]
 
 
 class ReplayBuffer:

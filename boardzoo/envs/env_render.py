@@ -10,7 +10,7 @@ reopens one on demand).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -55,7 +55,7 @@ class EnvRenderer:
             self._window = BoardRenderer(
                 self.render_mode, screen_size=self.screen_size, caption=self.caption, fps=self.fps
             )
-        return self._window.render(state, last_action)
+        return cast("np.ndarray", self._window.render(state, last_action))
 
     def close(self) -> None:
         """Release the window, if any; safe to call more than once."""

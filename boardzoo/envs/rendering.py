@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -479,11 +479,11 @@ class BoardRenderer:
     @property
     def board_rect(self) -> pygame.Rect:
         """The playing surface (all squares) as a ``pygame.Rect``."""
-        return _import_pygame().Rect(self.geometry.board_box)
+        return cast("pygame.Rect", _import_pygame().Rect(self.geometry.board_box))
 
     def square_rect(self, row: int, col: int) -> pygame.Rect:
         """The square at ``row``, ``col`` as a ``pygame.Rect``."""
-        return _import_pygame().Rect(self.geometry.square_box(row, col))
+        return cast("pygame.Rect", _import_pygame().Rect(self.geometry.square_box(row, col)))
 
     def square_at(self, pixel_xy: tuple[float, float]) -> tuple[int, int] | None:
         """``(row, col)`` of the square under a pixel (a mouse position), or ``None``."""
@@ -539,7 +539,7 @@ class BoardRenderer:
             window = pygame.display.set_mode(size)
             pygame.display.set_caption(self.caption)
         self._surface = window
-        return window
+        return window  # type: ignore[no-any-return]  # (pygame, loaded at run time, is untyped here)
 
     def _present(self, surface: pygame.Surface) -> np.ndarray | None:
         pygame = _import_pygame()
@@ -757,4 +757,4 @@ class _Painter:
         image = font.render(text, True, colour)
         rect = image.get_rect(**anchor)
         self.surface.blit(image, rect)
-        return rect.right
+        return cast(int, rect.right)

@@ -17,6 +17,7 @@ never wraps from one column into the next. Row 0 of the drawn board (the top) is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -241,7 +242,7 @@ class ConnectFourState:
     def legal_action_mask(self) -> np.ndarray:
         if self.result != _IN_PLAY:
             return np.zeros(COLS, dtype=np.int8)
-        return _column_mask((self.red | self.yellow) & TOP).copy()
+        return cast("np.ndarray", _column_mask((self.red | self.yellow) & TOP).copy())
 
     def is_legal(self, action: int) -> bool:
         if self.result != _IN_PLAY or not 0 <= action < COLS:
@@ -336,7 +337,7 @@ class ConnectFourState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(6, 7, 2)``: plane 0 ``player``'s discs, plane 1 the opponent's; row 0 the top."""
         own, opp = (self.red, self.yellow) if player == RED else (self.yellow, self.red)
-        return board_planes(own, opp, ROWS, COLS, *LAYOUT)
+        return cast("np.ndarray", board_planes(own, opp, ROWS, COLS, *LAYOUT))
 
     def to_text(self) -> str:
         """The board as :meth:`from_text` reads it: rows top first, ``X``, ``O`` and ``.``."""

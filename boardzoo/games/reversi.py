@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import cast
 
 import numpy as np
 
@@ -228,7 +229,10 @@ class ReversiState:
         return [self.pass_action] if self.opponent_legal_bits else []
 
     def legal_action_mask(self) -> np.ndarray:
-        return action_mask(self.legal_bits, self.size, _STRIDE, self.num_actions, self.must_pass())
+        return cast(
+            "np.ndarray",
+            action_mask(self.legal_bits, self.size, _STRIDE, self.num_actions, self.must_pass()),
+        )
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` (an integer) is legal here."""
@@ -295,7 +299,7 @@ class ReversiState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(size, size, 2)``: plane 0 ``player``'s discs, plane 1 the opponent's."""
         own, opp = self._own_opp(self.black, self.white, player)
-        return board_planes(own, opp, self.size, self.size, *LAYOUT)
+        return cast("np.ndarray", board_planes(own, opp, self.size, self.size, *LAYOUT))
 
     def to_text(self) -> str:
         """The board as :meth:`from_text` reads it."""

@@ -103,7 +103,7 @@ class GameOption:
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
         if not ok or value not in self.allowed:
             raise ValueError(f"{self.name} must be one of {list(self.allowed)}, got {value!r}")
-        return int(value)  # type: ignore[call-overload]
+        return int(value)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ being the top row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -175,7 +176,7 @@ class TicTacToeState:
         return [a for a in range(_NUM_ACTIONS) if legal >> a & 1]
 
     def legal_action_mask(self) -> np.ndarray:
-        return action_mask(self.legal_bits, _SIZE, _SIZE, _NUM_ACTIONS, False)
+        return cast("np.ndarray", action_mask(self.legal_bits, _SIZE, _SIZE, _NUM_ACTIONS, False))
 
     def is_legal(self, action: int) -> bool:
         return 0 <= action < _NUM_ACTIONS and bool(self.legal_bits >> action & 1)
@@ -232,7 +233,7 @@ class TicTacToeState:
     def planes(self, player: int) -> np.ndarray:
         """Int8 ``(3, 3, 2)``: plane 0 ``player``'s marks, plane 1 the opponent's."""
         own, opp = (self.x, self.o) if player == X else (self.o, self.x)
-        return board_planes(own, opp, _SIZE, _SIZE, *LAYOUT)
+        return cast("np.ndarray", board_planes(own, opp, _SIZE, _SIZE, *LAYOUT))
 
     def to_text(self) -> str:
         symbols = {X: "X", O: "O", None: "."}

@@ -19,7 +19,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -39,7 +39,7 @@ def _positive_int(name: str, value: object, maximum: int) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     if not ok or not 1 <= int(value) <= maximum:  # type: ignore[call-overload]
         raise ValueError(f"{name} must be an integer in 1..{maximum}, got {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return cast(int, int(value))  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)

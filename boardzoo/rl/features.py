@@ -6,6 +6,8 @@ so corner and edge patterns are seen at every depth.
 
 from __future__ import annotations
 
+from typing import cast
+
 import gymnasium
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -36,4 +38,6 @@ class BoardCNN(BaseFeaturesExtractor):
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         # (batch, n, n, planes) -> (batch, planes, n, n)
-        return self.linear(self.convolutions(observations.float().permute(0, 3, 1, 2)))
+        return cast(
+            torch.Tensor, self.linear(self.convolutions(observations.float().permute(0, 3, 1, 2)))
+        )

@@ -12,7 +12,7 @@ legal actions through ``env_method("action_masks")``, which answers with each su
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
@@ -50,7 +50,7 @@ class SB3VecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         """Start every sub-env's episode (with the seeds of :meth:`seed`, if given)."""
-        seeds = None if self._seeds[0] is None else [int(s) for s in self._seeds]  # type: ignore[arg-type]
+        seeds = None if self._seeds[0] is None else [int(s) for s in self._seeds]
         obs, info = self.envs.reset(seed=seeds)
         self._reset_seeds()
         self._masks = info["action_mask"]
@@ -82,7 +82,7 @@ class SB3VecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """Every sub-env's legal actions now: int8 ``(num_envs, num_actions)``."""
-        return self._masks.copy()
+        return cast("np.ndarray", self._masks.copy())
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         """The batched env's attribute ``attr_name``, once per sub-env of ``indices``."""

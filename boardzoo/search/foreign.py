@@ -10,7 +10,7 @@ the tree, indexed by node), and a leaf is scored by a uniformly random playout.
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -31,7 +31,7 @@ NO_CELL = -2  # a foreign game's move fills no known cell (and is never taken fo
 def subtree_states(tree: tr.Tree, node: int) -> np.ndarray:
     """The old node ids of ``node``'s subtree in the order :func:`keep_subtree` keeps them."""
     origin, _, _ = subtree_order(tree, 0, node)
-    return origin
+    return cast("np.ndarray", origin)
 
 
 class ForeignTree(NamedTuple):

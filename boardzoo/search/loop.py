@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import warnings
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numba import objmode
@@ -325,7 +325,7 @@ def compiled_steps(game: Game, gumbel: bool) -> dict[str, Any]:
     """:func:`select_leaves` and :func:`expand_and_backup` compiled for ``game`` with
     AlphaZero's rules, PUCT or Gumbel (cached): the halves of a batched step. Virtual loss is
     always on (several leaves a step)."""
-    return _compiled(game, (("GUMBEL", gumbel), ("PENDING", True)))
+    return cast(dict[str, Any], _compiled(game, (("GUMBEL", gumbel), ("PENDING", True))))
 
 
 @cache

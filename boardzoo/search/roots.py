@@ -10,6 +10,7 @@ call; :func:`sample_visits` samples an action from the visits with a temperature
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 from numba import njit
@@ -89,7 +90,7 @@ def sample_visits(
     cumulative = np.cumsum(weights, axis=1)
     # The first action whose cumulative weight passes the draw: always one with weight > 0.
     picks = np.argmax(cumulative > draws[:, None] * cumulative[:, -1:], axis=1)
-    return picks.astype(np.int64)
+    return cast("np.ndarray", picks.astype(np.int64))
 
 
 @njit(cache=True, nogil=True)

@@ -48,7 +48,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from boardzoo.agents.base import Agent
 from boardzoo.envs.rendering import BoardRenderer, hint_clearance, marker_legend
@@ -724,7 +724,7 @@ class GameWindow:
             pg.draw.rect(screen, _ACCENT, filled, border_radius=height // 2)
             label = self._render(font, f"{elapsed:.1f} / {limit:g} s", _DIM)
             screen.blit(label, label.get_rect(midright=(bar.left - 8, middle)))
-            return bar.left - 8 - label.get_width()
+            return cast(int, bar.left - 8 - label.get_width())
         radius = max(8, self._panel_main // 5)
         centre = (right - radius, middle)
         box = pg.Rect(0, 0, 2 * radius, 2 * radius)
@@ -734,7 +734,7 @@ class GameWindow:
         pg.draw.arc(screen, _ACCENT, box, start, start + 1.6 * math.pi / 2, max(2, radius // 3))
         label = self._render(font, f"{elapsed:.1f} s", _DIM)
         screen.blit(label, label.get_rect(midright=(box.left - 8, middle)))
-        return box.left - 8 - label.get_width()
+        return cast(int, box.left - 8 - label.get_width())
 
     # --- text -----------------------------------------------------------------------------------
 

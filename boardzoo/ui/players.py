@@ -160,9 +160,7 @@ class GameSession:
     ) -> None:
         self.game = game
         self.players = players
-        self.labels = labels or tuple(  # type: ignore[assignment]
-            "You" if p is None else player_label(p) for p in players
-        )
+        self.labels = labels or tuple("You" if p is None else player_label(p) for p in players)
         self.names = side_names(game)
         self.states: list[BoardState] = [game.initial_state()]
         self.actions: list[int] = []

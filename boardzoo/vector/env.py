@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import gymnasium
 import numpy as np
@@ -143,7 +143,7 @@ def _cell_squares(game: Game) -> tuple[np.ndarray, np.ndarray]:
     return rows, cols
 
 
-class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class BoardGameVectorEnv(VectorEnv):
     """``num_envs`` learners of one catalog game against a compiled opponent, stepped at once.
 
     Args:
@@ -284,7 +284,7 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
     def action_masks(self) -> np.ndarray:
         """The legal actions of every sub-env's learner: a fresh int8 ``(num_envs,
         num_actions)`` array, equal to the last ``info["action_mask"]``."""
-        return self._mask.copy()
+        return cast("np.ndarray", self._mask.copy())
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -370,7 +370,9 @@ class BoardGameVectorEnv(VectorEnv):  # type: ignore[type-arg]
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             if seed < 0:
                 raise ValueError(f"seed must be a non-negative integer, got {seed}")
-            return (np.arange(n, dtype=np.uint64) + np.uint64(seed)).astype(np.uint64)
+            return cast(
+                "np.ndarray", (np.arange(n, dtype=np.uint64) + np.uint64(seed)).astype(np.uint64)
+            )
         seeds = list(seed) if isinstance(seed, Sequence) else [seed]
         if len(seeds) != n or not all(
             isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0 for s in seeds

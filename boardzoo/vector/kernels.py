@@ -56,7 +56,7 @@ _WIN_CODE = 2  # kernels.outcome's code of a game player 0 won (0 lost, 1 drawn)
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
 
 
-def search_root(s0, s1, player, params, root_cells, depth, counters, net):  # type: ignore[no-untyped-def]
+def search_root(s0, s1, player, params, root_cells, depth, counters, net):
     """Placeholder for the game's compiled alpha-beta root search, linked into each copy."""
     raise NotImplementedError("linked by compiled_vector")
 
@@ -73,7 +73,7 @@ def compiled_opponent_code(name: str) -> int:
     raise ValueError(f"{name!r} is not a compiled opponent: {COMPILED_OPPONENTS}")
 
 
-def status(s0, s1, player, params):  # type: ignore[no-untyped-def]
+def status(s0, s1, player, params):
     """The placements of the player to move, whether the game is over, and player 0's result
     code (0 lost, 1 drawn, 2 won; 1 while in play)."""
     moves = kernels.placements(s0, s1, player, params)
@@ -83,7 +83,7 @@ def status(s0, s1, player, params):  # type: ignore[no-untyped-def]
     return moves, over, code
 
 
-def opponent_cell(s0, s1, player, moves, kind, params, rng):  # type: ignore[no-untyped-def]
+def opponent_cell(s0, s1, player, moves, kind, params, rng):
     """The cell the opponent fills (``moves`` non-zero) and the next random state: uniform
     (random), uniform among the best ``greedy_score`` (greedy), or uniform among the best of an
     alpha-beta search (alpha-beta)."""
@@ -107,7 +107,7 @@ def opponent_cell(s0, s1, player, moves, kind, params, rng):  # type: ignore[no-
     return random_set_bit(moves, rng)
 
 
-def alphabeta_cell(s0, s1, player, moves, depth, params, rng):  # type: ignore[no-untyped-def]
+def alphabeta_cell(s0, s1, player, moves, depth, params, rng):
     """The best cell of ``moves`` by negamax alpha-beta to ``depth`` plies with the game's
     evaluation (:class:`~boardzoo.agents.AlphaBetaAgent`'s search, without its endgame solver),
     the first best of a random order of the moves, so uniform among equally good ones; and the
@@ -129,7 +129,7 @@ def alphabeta_cell(s0, s1, player, moves, depth, params, rng):  # type: ignore[n
     return root[index], rng
 
 
-def learner_cell(moves, action, pass_action, params):  # type: ignore[no-untyped-def]
+def learner_cell(moves, action, pass_action, params):
     """The cell ``action`` fills, -1 for a legal pass, -2 for an illegal action."""
     if action == pass_action:
         return -1 if moves == 0 else -2
@@ -144,7 +144,7 @@ def learner_cell(moves, action, pass_action, params):  # type: ignore[no-untyped
 
 def write_view(
     i, s0, s1, player, learner, over, pass_action, params, cell_row, cell_col, obs, mask
-):  # type: ignore[no-untyped-def]
+):
     """Sub-env ``i``'s observation (the learner's pieces in plane 0) and legal-action mask."""
     own, other = (s0, s1) if learner == 0 else (s1, s0)
     obs[i] = 0
@@ -186,7 +186,7 @@ def begin(
     reward,
     terminated,
     illegal,
-):  # type: ignore[no-untyped-def]
+):
     """The first half of sub-env ``i``'s step: a new episode if the last one ended (its side,
     its opponent from the pool), else the learner's ``action``. Returns whether the opponent
     is to move now."""
@@ -219,7 +219,7 @@ def begin(
     return not end_if_over(i, state, learner, ended, params, reward, terminated)
 
 
-def end_if_over(i, state, learner, ended, params, reward, terminated):  # type: ignore[no-untyped-def]
+def end_if_over(i, state, learner, ended, params, reward, terminated):
     """End sub-env ``i``'s episode if its game is over (reward to the learner); whether it was."""
     s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
     _, over, code = status(s0, s1, player, params)
@@ -231,7 +231,7 @@ def end_if_over(i, state, learner, ended, params, reward, terminated):  # type: 
     return over
 
 
-def reply(i, cell, state, learner, ended, params, reward, terminated):  # type: ignore[no-untyped-def]
+def reply(i, cell, state, learner, ended, params, reward, terminated):
     """The opponent of sub-env ``i`` fills ``cell`` (-1: passes); the episode ends if that
     ends the game."""
     s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
@@ -240,7 +240,7 @@ def reply(i, cell, state, learner, ended, params, reward, terminated):  # type: 
     end_if_over(i, state, learner, ended, params, reward, terminated)
 
 
-def compiled_reply(i, state, learner, rng, ended, opp, pool_kinds, params, reward, terminated):  # type: ignore[no-untyped-def]
+def compiled_reply(i, state, learner, rng, ended, opp, pool_kinds, params, reward, terminated):
     """Sub-env ``i``'s opponent, a compiled one, replies."""
     s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
     moves = kernels.placements(s0, s1, player, params)
@@ -253,7 +253,7 @@ def compiled_reply(i, state, learner, rng, ended, opp, pool_kinds, params, rewar
 
 def view(
     i, state, learner, terminated, illegal, pass_action, params, cell_row, cell_col, obs, mask
-):  # type: ignore[no-untyped-def]
+):
     """Sub-env ``i``'s observation and mask, from its learner's side."""
     s0, s1, player = state[i, 0], state[i, 1], np.int64(state[i, 2])
     over = terminated[i] and not illegal[i]
@@ -283,7 +283,7 @@ def step_some(
     terminated,
     illegal,
     waiting,
-):  # type: ignore[no-untyped-def]
+):
     """Step the ``active`` sub-envs (see the module docstring). Opponents of kind ``POLICY``
     are not played here: their sub-envs are left ``waiting`` (the opponent to move; no view
     written yet), for :func:`policy_views` and :func:`policy_replies`."""
@@ -329,7 +329,7 @@ def step_some(
         )
 
 
-def policy_views(rows, state, learner, pass_action, params, cell_row, cell_col, obs, mask):  # type: ignore[no-untyped-def]
+def policy_views(rows, state, learner, pass_action, params, cell_row, cell_col, obs, mask):
     """The observations and masks of the opponents to move in sub-envs ``rows`` (row ``k`` of
     ``obs`` and ``mask`` for ``rows[k]``), from the opponent's side."""
     for k in range(rows.shape[0]):
@@ -366,7 +366,7 @@ def policy_replies(
     reward,
     terminated,
     illegal,
-):  # type: ignore[no-untyped-def]
+):
     """Play the opponents' ``actions`` (legal: checked by the caller) in sub-envs ``rows``,
     then write their learners' views."""
     for k in range(rows.shape[0]):

@@ -3,6 +3,8 @@ play (self-play against frozen snapshots, leagues)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import torch
 from torch import nn
@@ -48,7 +50,7 @@ class TorchPolicy:
         else:
             probabilities = torch.softmax(logits, dim=1)
             actions = torch.multinomial(probabilities, 1, generator=self.generator).squeeze(1)
-        return actions.cpu().numpy()
+        return cast("np.ndarray", actions.cpu().numpy())
 
     def __repr__(self) -> str:
         return f"TorchPolicy({type(self.network).__name__}, deterministic={self.deterministic})"
