@@ -64,9 +64,15 @@ def test_config_json_round_trip_and_defaults() -> None:
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": "reversi", "options": {"board_size": 5}}, "board_size must be one of"),
         ({"game": "tictactoe", "options": {"size": 3}}, "no option 'size'"),
-        ({"game": "tictactoe", "channels": 0}, "channels must be an integer in 1..1024"),
+        (
+            {"game": "tictactoe", "channels": 0},
+            "channels=0 is not allowed: it must be an integer in 1..1024",
+        ),
         ({"game": "tictactoe", "channels": True}, "channels"),
-        ({"game": "tictactoe", "blocks": -1}, "blocks must be an integer in 0..64"),
+        (
+            {"game": "tictactoe", "blocks": -1},
+            "blocks=-1 is not allowed: it must be an integer in 0..64",
+        ),
         ({"game": "tictactoe", "value_hidden": 2.5}, "value_hidden"),
     ],
 )

@@ -87,10 +87,10 @@ def test_resume_refuses_other_settings_and_empty_folders(tmp_path):
 @pytest.mark.parametrize(
     ("given", "fragment"),
     [
-        ({"simulations": 0}, "simulations must be an integer >= 1, got 0"),
+        ({"simulations": 0}, "simulations=0 is not allowed: it must be an integer >= 1"),
         ({"iterations": None, "minutes": None}, "give a budget"),
         ({"search": "alphabeta"}, "search must be gumbel or puct"),
-        ({"lr": -1.0}, "lr must be a number > 0"),
+        ({"lr": -1.0}, "lr=-1.0 is not allowed: it must be a number > 0"),
         ({"options": {"board_size": 8}}, "board_size"),
     ],
 )
@@ -152,7 +152,7 @@ def test_the_command_rejects_bad_input_in_one_line(tmp_path):
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "simulations must be an integer >= 1, got 0" in result.stderr
+    assert "simulations=0 is not allowed: it must be an integer >= 1" in result.stderr
     assert not (tmp_path / "x").exists()
 
 

@@ -218,11 +218,14 @@ def test_learner_refuses_bad_arguments(tmp_path: Path) -> None:
     net = AZNet(NetConfig.for_game(TTT, channels=4, blocks=0, value_hidden=4))
     for kwargs, match in [
         ({"lr": 0}, "lr must be > 0"),
-        ({"lr": -1.0}, "lr must be a finite number >= 0"),
+        ({"lr": -1.0}, "lr=-1.0 is not allowed: it must be a number >= 0"),
         ({"momentum": 1.0}, r"momentum must be in \[0, 1\)"),
         ({"optimizer": "rmsprop"}, "optimizer must be one of"),
-        ({"seed": -1}, "seed must be an integer >= 0"),
-        ({"weight_decay": float("nan")}, "weight_decay must be a finite number"),
+        ({"seed": -1}, "seed=-1 is not allowed: it must be an integer >= 0"),
+        (
+            {"weight_decay": float("nan")},
+            "weight_decay=nan is not allowed: it must be a number >= 0",
+        ),
     ]:
         with pytest.raises(ValueError, match=match):
             Learner(net, **kwargs)  # type: ignore[arg-type]
@@ -300,7 +303,7 @@ def test_save_and_resume_sample_the_same(tmp_path: Path) -> None:
 
 
 def test_buffer_refuses_bad_input(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="capacity must be an integer >= 1"):
+    with pytest.raises(ValueError, match="capacity=0 is not allowed: it must be an integer >= 1"):
         ReplayBuffer(0, (2, 3, 3), 9)
     with pytest.raises(ValueError, match="obs_shape must be positive integers"):
         ReplayBuffer(5, (2, 0, 3), 9)

@@ -26,9 +26,9 @@ from typing import Any, Literal
 import numpy as np
 
 from boardzoo.agents import alphabeta_kernels as k
-from boardzoo.agents._checks import check_int, check_optional_int, check_optional_number
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
+from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.learned.ntuple import load_net

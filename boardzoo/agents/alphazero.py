@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from boardzoo.agents import _checks as checks
+from boardzoo import checks
 from boardzoo.agents.base import Seed
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings

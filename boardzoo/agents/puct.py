@@ -22,12 +22,12 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
-from boardzoo.agents._checks import check_choice, not_allowed
 from boardzoo.agents.base import Seed, make_rng
 from boardzoo.agents.compiling import compile_notice
 from boardzoo.agents.search_agent import SearchAgent
 from boardzoo.agents.search_info import SearchInfo, choose_move, root_moves, search_info
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings, check_group
+from boardzoo.checks import check_choice, not_allowed
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.search.batched import BatchedSearch, PUCTConfig

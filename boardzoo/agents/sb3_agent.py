@@ -24,8 +24,8 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
-from boardzoo.agents._checks import check_choice
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
+from boardzoo.checks import check_choice
 from boardzoo.games import GameState
 from boardzoo.games.spec import Game
 

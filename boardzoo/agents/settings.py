@@ -17,14 +17,14 @@ import os
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from boardzoo.agents._checks import (
+from boardzoo.agents.presets import PRESETS, preset_options
+from boardzoo.checks import (
     check_choice,
     check_int,
     check_number,
     check_optional_int,
     check_optional_number,
 )
-from boardzoo.agents.presets import PRESETS, preset_options
 from boardzoo.search import tree as tr
 from boardzoo.search.options import ROLLOUT_POLICIES, ROLLOUT_RANDOM, Rules
 

@@ -12,7 +12,9 @@ runs in its own process, built from its spec and prepared for the game before it
 so that a move over the time limit, an exception or a hang loses that game and the match goes
 on; the reports say why each forfeited game was lost. Every game is written to a JSONL file as
 soon as it ends; ``resume=True`` plays only what is missing. Games are handed to the workers as
-they free up, so ``games`` can be as large as you like. Games are seeded from the match seed and
+they free up, and the driver keeps running totals rather than the games (a result holds the
+records of up to ``KEEP_RECORDS`` games, and reads a longer run's back from its file), so
+``games`` can be as large as you like, in flat memory. Games are seeded from the match seed and
 their index: the same seed gives the same games with any number of workers.
 
 Games can start from a suite of openings, each played twice with colours swapped
@@ -50,6 +52,7 @@ from boardzoo.arena.ratings import (
     elo_from_score,
     elo_interval,
     fit_elo,
+    fit_elo_totals,
     score_from_elo,
     score_interval,
     wilson_interval,
@@ -75,12 +78,13 @@ from boardzoo.arena.report import (
     ratings_csv,
     render_match,
     render_tournament,
-    tournament_table,
 )
 from boardzoo.arena.results import (
+    KEEP_RECORDS,
     AgentStats,
     ForfeitNote,
     MatchResult,
+    MatchTotals,
     Tally,
     TournamentResult,
 )
@@ -111,6 +115,7 @@ __all__ = [
     "BALANCED",
     "ELO_CLIP",
     "FORFEIT_REASONS",
+    "KEEP_RECORDS",
     "MAX_ILLEGAL",
     "PAIR_OUTCOMES",
     "RECORD_FORMAT",
@@ -131,6 +136,7 @@ __all__ = [
     "MatchResult",
     "MatchSettings",
     "MatchSettingsError",
+    "MatchTotals",
     "OpeningSuite",
     "PackedAgent",
     "Player",
@@ -152,6 +158,7 @@ __all__ = [
     "elo_interval",
     "find_game",
     "fit_elo",
+    "fit_elo_totals",
     "forfeit_lines",
     "game_seed",
     "load_openings",
@@ -180,7 +187,6 @@ __all__ = [
     "sprt_bounds",
     "sprt_test",
     "tournament",
-    "tournament_table",
     "wilson_interval",
     "without_timing",
 ]

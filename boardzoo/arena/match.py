@@ -17,8 +17,8 @@ from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
 from boardzoo.arena.players import PackedAgent, agent_config, pack_agent
 from boardzoo.arena.progress import MatchProgress
-from boardzoo.arena.records import GameRecord
-from boardzoo.arena.results import MatchResult
+from boardzoo.arena.records import GameRecord, IndexSet
+from boardzoo.arena.results import MatchResult, MatchTotals, RecordSource
 from boardzoo.arena.runner import RecordedRun
 from boardzoo.arena.settings import ArenaSettings, GameTask, make_settings, match_options
 from boardzoo.arena.sprt import SequentialTest, parse_sprt
@@ -95,7 +95,11 @@ def play_match(
             :class:`ArenaSettings`).
 
     Returns:
-        A :class:`MatchResult` over games ``0 .. games - 1`` (resumed ones included).
+        A :class:`MatchResult` over games ``0 .. games - 1`` (resumed ones included). The match
+        keeps running totals, not its games, so that it runs in flat memory however many games
+        it plays: each game goes to ``out`` as it ends, and the result's ``records`` are kept in
+        memory up to :data:`~boardzoo.arena.results.KEEP_RECORDS` games, read back from ``out``
+        beyond (see :attr:`MatchResult.records`).
 
     Games are seeded from the match seed and their index, so a match gives the same games
     with any number of workers and on either backend. With ``sprt`` the match stops as soon as
@@ -123,25 +127,25 @@ def play_match(
     configs = (agent_config(played[0]), agent_config(played[1]))
     test = None if arena.sprt is None else SequentialTest(parse_sprt(arena.sprt))
 
-    run = RecordedRun(arena, None if arena.out is None else Path(arena.out), match.mismatch)
-    done = {r["game_index"]: r for r in run.existing if r["game_index"] < arena.games}
-    run.keep(done.values())
+    # the driver keeps running totals, not the games: those go to the file as they end
+    totals = MatchTotals(match, test)
+    done = IndexSet()
+
+    def resumed(record: GameRecord) -> None:  # a resumed run: the totals go on from the file
+        if record["game_index"] < arena.games:
+            done.add(record["game_index"])
+            totals.add(record)
+
+    path = None if arena.out is None else Path(arena.out)
+    run = RecordedRun(arena, path, match.mismatch, on_existing=resumed)
     tasks = (
         GameTask(match, i, (played[0], played[1]), configs)
         for i in range(arena.games)
         if i not in done
     )
-
-    def counted(record: GameRecord) -> None:
-        if test is not None:
-            test.add(record["game_index"], record["scores"][0])
-
-    for record in run.records:  # a resumed run: the test goes on from the games played
-        counted(record)
-    bar = MatchProgress(match, arena.games, run.records, enabled=arena.progress, test=test)
-    records = run.play(
-        tasks, bar, counted, stop_when=None if test is None else (lambda: test.decided)
+    bar = MatchProgress(
+        match, arena.games, totals.games, totals.points, enabled=arena.progress, test=test
     )
-    return MatchResult.from_records(
-        records, match, arena.out, sprt=None if test is None else test.settings
-    )
+    run.play(tasks, bar, totals.add, stop_when=None if test is None else (lambda: test.decided))
+    source = None if path is None else RecordSource(path, (match.agents,), arena.games)
+    return totals.result(arena.out, source)

@@ -6,7 +6,7 @@ rich is imported when a bar is shown, so that a run without a terminal does not 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -80,7 +80,8 @@ class MatchProgress(ProgressBar):
     Args:
         settings: the match.
         total: games to reach.
-        records: records already there (a resumed run).
+        completed: games played already (a resumed run).
+        points: each agent's points in them.
         enabled: ``False`` shows nothing (also off when stderr is not a terminal).
         test: the match's sequential test, whose LLR is shown too.
     """
@@ -89,14 +90,15 @@ class MatchProgress(ProgressBar):
         self,
         settings: MatchSettings,
         total: int,
-        records: Sequence[GameRecord],
+        completed: int = 0,
+        points: Sequence[float] = (0.0, 0.0),
         enabled: bool = True,
         test: SequentialTest | None = None,
     ) -> None:
         self.settings = settings
         self.test = test
-        self.points = [sum(r["scores"][a] for r in records) for a in (0, 1)]
-        super().__init__(total, len(records), enabled, self._describe)
+        self.points = [float(points[0]), float(points[1])]
+        super().__init__(total, completed, enabled, self._describe)
 
     def _describe(self) -> str:
         a, b = self.settings.agents
@@ -114,15 +116,27 @@ class MatchProgress(ProgressBar):
 
 
 class TournamentProgress(ProgressBar):
-    """The progress of a tournament, showing the leader on points."""
+    """The progress of a tournament, showing the leader on points.
+
+    Args:
+        agents: the agents.
+        total: games to reach.
+        completed: games played already (a resumed run).
+        points: each agent's points in them.
+        enabled: ``False`` shows nothing (also off when stderr is not a terminal).
+    """
 
     def __init__(
-        self, agents: Sequence[str], total: int, records: Sequence[GameRecord], enabled: bool = True
+        self,
+        agents: Sequence[str],
+        total: int,
+        completed: int = 0,
+        points: Mapping[str, float] | None = None,
+        enabled: bool = True,
     ) -> None:
         self.points = dict.fromkeys(agents, 0.0)
-        for record in records:
-            self._count(record)
-        super().__init__(total, len(records), enabled, self._describe)
+        self.points.update(points or {})
+        super().__init__(total, completed, enabled, self._describe)
 
     def _count(self, record: GameRecord) -> None:
         for agent, score in zip(record["agents"], record["scores"], strict=True):

@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import cast
 
 import numpy as np
 
@@ -33,6 +34,7 @@ __all__ = [
     "elo_from_score",
     "elo_interval",
     "fit_elo",
+    "fit_elo_totals",
     "score_from_elo",
     "score_interval",
     "wilson_interval",
@@ -117,7 +119,7 @@ def elo_from_score(score: float, clip: float = ELO_CLIP) -> float:
 
 def score_from_elo(difference: float) -> float:
     """The expected score of a player rated ``difference`` Elo above the opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -difference / 400.0))
 
 
 def elo_interval(
@@ -179,41 +181,49 @@ def _reachable(adjacent: np.ndarray, start: int) -> set[int]:
 
 
 def _tables(
-    results: Iterable[tuple[str, str, float]], agents: Sequence[str] | None
+    totals: Iterable[tuple[str, str, float, float]],
+    agents: Sequence[str] | None,
+    per_game: bool = False,
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Agent names, games played by each pair and points scored by each against each."""
-    results = list(results)
+    """Agent names, games played by each pair and points scored by each against each, from
+    ``(a, b, games, points of a)`` items (``per_game``: each one game, from :func:`fit_elo`)."""
+    totals = list(totals)
     names = list(agents) if agents is not None else []
     if len(set(names)) != len(names):
         raise ValueError(f"agents must be distinct, got {names}")
     if agents is None:
-        for a, b, _ in results:
+        for a, b, _, _ in totals:
             for name in (a, b):
                 if name not in names:
                     names.append(name)
     index = {name: i for i, name in enumerate(names)}
     games = np.zeros((len(names), len(names)))
     points = np.zeros_like(games)
-    for a, b, score in results:
+    for a, b, count, score in totals:
         for name in (a, b):
             if name not in index:
                 raise ValueError(f"result for {name!r}, which is not among the agents {names}")
         if a == b:
             raise ValueError(f"an agent cannot play itself in a rating fit: {a!r}")
-        if not 0.0 <= score <= 1.0:
+        if per_game and not 0.0 <= score <= 1.0:
             raise ValueError(f"a game score must be in [0, 1], got {score!r} for {a} vs {b}")
+        if not per_game and not 0.0 <= score <= count:
+            raise ValueError(
+                f"{a} vs {b}: {score!r} points in {count!r} games (points must be within "
+                "0 and the games)"
+            )
         i, j = index[a], index[b]
-        games[i, j] += 1
-        games[j, i] += 1
+        games[i, j] += count
+        games[j, i] += count
         points[i, j] += score
-        points[j, i] += 1.0 - score
+        points[j, i] += count - score
     return names, games, points
 
 
 def _win_probabilities(ratings: np.ndarray) -> np.ndarray:
     """``P[i, j]``: the probability that ``i`` beats ``j`` (a logistic, without overflow)."""
     diff = ratings[:, None] - ratings[None, :]
-    return 0.5 * (1.0 + np.tanh(diff * _LN10_400 / 2.0))
+    return cast(np.ndarray, 0.5 * (1.0 + np.tanh(diff * _LN10_400 / 2.0)))
 
 
 def _log_likelihood(ratings: np.ndarray, points: np.ndarray) -> float:
@@ -226,7 +236,7 @@ def _information(ratings: np.ndarray, games: np.ndarray) -> np.ndarray:
     """The observed Fisher information (minus the Hessian of the log-likelihood)."""
     p = _win_probabilities(ratings)
     weights = _LN10_400**2 * games * p * p.T
-    return np.diag(weights.sum(axis=1)) - weights
+    return cast(np.ndarray, np.diag(weights.sum(axis=1)) - weights)
 
 
 def fit_elo(
@@ -259,7 +269,44 @@ def fit_elo(
         ValueError: fewer than two agents, an agent without games, or agents that are not all
             linked by games played (their relative strength is then unknown).
     """
-    names, games, points = _tables(results, agents)
+    per_game = ((a, b, 1.0, score) for a, b, score in results)
+    return _fit(
+        _tables(per_game, agents, per_game=True), anchor, anchor_rating, confidence, prior_draws
+    )
+
+
+def fit_elo_totals(
+    totals: Iterable[tuple[str, str, int, float]],
+    *,
+    agents: Sequence[str] | None = None,
+    anchor: str | None = None,
+    anchor_rating: float = 0.0,
+    confidence: float = 0.95,
+    prior_draws: float | None = None,
+) -> EloFit:
+    """:func:`fit_elo` from each pair's totals instead of one result per game: the same fit, in
+    memory that does not grow with the games (what a long tournament rates from).
+
+    Args:
+        totals: ``(agent_a, agent_b, games, points_of_a)`` items (a pair may come several
+            times: its items add up).
+        agents, anchor, anchor_rating, confidence, prior_draws: as for :func:`fit_elo`.
+
+    Raises:
+        ValueError: as :func:`fit_elo`; also points outside ``[0, games]``.
+    """
+    return _fit(_tables(totals, agents), anchor, anchor_rating, confidence, prior_draws)
+
+
+def _fit(
+    tables: tuple[list[str], np.ndarray, np.ndarray],
+    anchor: str | None,
+    anchor_rating: float,
+    confidence: float,
+    prior_draws: float | None,
+) -> EloFit:
+    """The fit of :func:`fit_elo` from :func:`_tables`."""
+    names, games, points = tables
     if len(names) < 2:
         raise ValueError(f"rating needs at least two agents, got {names}")
     played = games.sum(axis=1)

@@ -48,11 +48,11 @@ import json
 import os
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, BinaryIO, TypedDict
 
 from boardzoo.games.catalog import get_game
 
@@ -65,9 +65,11 @@ __all__ = [
     "RECORD_FORMAT",
     "TIMING_FIELDS",
     "GameRecord",
+    "IndexSet",
     "MatchSettingsError",
     "RecordError",
     "RecordScan",
+    "RecordStream",
     "RecordWarning",
     "RecordWriter",
     "find_game",
@@ -285,37 +287,105 @@ def scan_records(path: str | os.PathLike[str]) -> RecordScan:
         RecordError: the file cannot be read, or a line that is not the last is not a valid
             record (the message names the file and the line).
     """
-    path = Path(path)
+    stream = RecordStream(path)
+    records = list(stream)
+    return RecordScan(records, stream.truncated_at, stream.truncated_line, stream.note)
+
+
+class RecordStream:
+    """The records of a file, read one line at a time as they are iterated (what
+    :func:`scan_records` reads, without holding the file or its records in memory).
+
+    Iterating gives ``(line number, record)`` in file order; once done, :attr:`truncated_at`,
+    :attr:`truncated_line` and :attr:`note` tell of a last line cut short, as
+    :class:`RecordScan` does. Each iteration reads the file again.
+
+    Raises (while iterating):
+        RecordError: the file cannot be read, or a line that is not the last is not a valid
+            record (the message names the file and the line).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.truncated_at: int | None = None
+        self.truncated_line: int | None = None
+        self.note: str | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, GameRecord]]:
+        path = self.path
+        self.truncated_at = self.truncated_line = self.note = None
+        try:
+            source = open(path, "rb")  # noqa: SIM115 (closed below, also on an error)
+        except FileNotFoundError:
+            raise RecordError(f"cannot read records: {path} does not exist") from None
+        except IsADirectoryError:
+            folder = f"cannot read records: {path} is a folder, not a JSONL file"
+            raise RecordError(folder) from None
+        except OSError as error:
+            raise RecordError(f"cannot read records from {path}: {_reason(error)}") from None
+        with source:
+            offset = 0
+            for number, raw in enumerate(_lines(source, path), start=1):
+                start, offset = offset, offset + len(raw)
+                last = not raw.endswith(b"\n")  # no newline after it: the file's end
+                if not last:
+                    raw = raw[:-1]
+                if not raw.strip():
+                    continue
+                where = f"{path}, line {number}"
+                try:
+                    record = _parse_line(raw.decode("utf-8"), where)
+                except (UnicodeDecodeError, RecordError) as error:
+                    if last:  # the write was cut short
+                        self.note = (
+                            f"{where}: skipped an incomplete last line (a run stopped while "
+                            "writing it); resuming the run removes it"
+                        )
+                        self.truncated_at, self.truncated_line = start, number
+                        return
+                    if isinstance(error, UnicodeDecodeError):
+                        raise RecordError(f"{where}: not UTF-8 text") from None
+                    raise
+                yield number, record
+
+
+def _lines(source: BinaryIO, path: Path) -> Iterator[bytes]:
+    """The lines of an open file, each with its newline (the last one maybe without)."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise RecordError(f"cannot read records: {path} does not exist") from None
-    except IsADirectoryError:
-        raise RecordError(f"cannot read records: {path} is a folder, not a JSONL file") from None
+        yield from source
     except OSError as error:
         raise RecordError(f"cannot read records from {path}: {_reason(error)}") from None
-    records: list[tuple[int, GameRecord]] = []
-    offset = 0
-    lines = data.split(b"\n")
-    for number, raw in enumerate(lines, start=1):
-        start, offset = offset, offset + len(raw) + 1
-        if not raw.strip():
-            continue
-        where = f"{path}, line {number}"
-        try:
-            text = raw.decode("utf-8")
-            records.append((number, _parse_line(text, where)))
-        except (UnicodeDecodeError, RecordError) as error:
-            if number == len(lines):  # no newline after it: the write was cut short
-                note = (
-                    f"{where}: skipped an incomplete last line (a run stopped while writing "
-                    "it); resuming the run removes it"
-                )
-                return RecordScan(records, start, number, note)
-            if isinstance(error, UnicodeDecodeError):
-                raise RecordError(f"{where}: not UTF-8 text") from None
-            raise
-    return RecordScan(records)
+
+
+class IndexSet:
+    """A set of game indices (integers >= 0) in memory that stays flat when they come roughly
+    in order: those below a frontier are one count, the others a set.
+
+    Used to know which games of a run are played already, however many there are.
+    """
+
+    def __init__(self, indices: Iterable[int] = ()) -> None:
+        self._below = 0  # every index below this is in the set
+        self._above: set[int] = set()
+        for index in indices:
+            self.add(index)
+
+    def add(self, index: int) -> None:
+        """Put ``index`` in the set."""
+        if isinstance(index, int) and 0 <= index < self._below:
+            return
+        self._above.add(index)
+        while self._below in self._above:
+            self._above.remove(self._below)
+            self._below += 1
+
+    def __contains__(self, index: object) -> bool:
+        if isinstance(index, int) and 0 <= index < self._below:
+            return True
+        return index in self._above
+
+    def __len__(self) -> int:
+        return self._below + len(self._above)
 
 
 def _make_folder(folder: Path) -> None:
@@ -503,6 +573,7 @@ def open_records(
     out: str | os.PathLike[str],
     resume: bool,
     belongs: Callable[[GameRecord], str | None],
+    on_record: Callable[[GameRecord], None] | None = None,
 ) -> tuple[list[GameRecord], RecordWriter]:
     """Open a record file for a run: check it, read what a resumed run already has.
 
@@ -514,9 +585,13 @@ def open_records(
         resume: read the games already there (and play only the others); without it, the file
             must be missing, empty or blank.
         belongs: ``record -> None`` if the record belongs to this run, else why not.
+        on_record: given, each record already there (first of each game) is handed to it as
+            the file is read, and none is kept: the list returned is empty (a run of any length
+            resumes in flat memory).
 
     Returns:
-        The records already there (first of each game) and a writer appending to the file.
+        The records already there (first of each game; none with ``on_record``) and a writer
+        appending to the file.
 
     Raises:
         FileExistsError: the file holds something and ``resume`` is not set.
@@ -534,10 +609,9 @@ def open_records(
                 f"{path} already holds games: resume that run (resume=True, --resume) or "
                 "choose another file"
             )
-        scan = scan_records(path)
-        truncate_at = scan.truncated_at
-        seen: set[tuple[Any, ...]] = set()
-        for line, record in scan.records:
+        stream = RecordStream(path)
+        seen: dict[tuple[Any, ...], IndexSet] = {}
+        for line, record in stream:
             missing = [key for key in ARENA_FIELDS if key not in record]
             if missing or not all(isinstance(m, int) for m in record["moves"]):
                 what = f"no {', '.join(missing)}" if missing else "moves are not action numbers"
@@ -548,10 +622,14 @@ def open_records(
                     f"cannot resume {path}: line {line} was played with {why}; resume with the "
                     "same settings, or write to another file"
                 )
-            key = (tuple(record["agents"]), record["game_index"])
-            if key not in seen:
-                seen.add(key)
-                existing.append(record)
+            played = seen.setdefault(tuple(record["agents"]), IndexSet())
+            if record["game_index"] not in played:
+                played.add(record["game_index"])
+                if on_record is not None:
+                    on_record(record)
+                else:
+                    existing.append(record)
+        truncate_at = stream.truncated_at
     return existing, RecordWriter(path, truncate_at=truncate_at)
 
 

@@ -28,7 +28,6 @@ __all__ = [
     "ratings_csv",
     "render_match",
     "render_tournament",
-    "tournament_table",
 ]
 
 
@@ -401,20 +400,6 @@ def render_tournament(result: TournamentResult, markdown: bool = False) -> str:
     forfeits = _tournament_forfeits(result)
     text = [title, "", standings, "", *forfeits, *notes, "", "Crosstable (points/games)", cross]
     return "\n".join(text)
-
-
-def tournament_table(result: TournamentResult) -> Table:
-    """The standings as a rich :class:`~rich.table.Table`."""
-    from rich.table import Table
-
-    headers, rows = _tournament_rows(result)
-    caption = [*_tournament_forfeits(result), *_tournament_notes(result)]
-    table = Table(title=_tournament_title(result), caption="\n".join(caption))
-    for i, header in enumerate(headers):
-        table.add_column(header, justify="left" if i in (1, 3, 11) else "right")
-    for row in rows:
-        table.add_row(*row)
-    return table
 
 
 def ratings_csv(result: TournamentResult) -> str:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from boardzoo.arena.openings import OpeningSuite
 from boardzoo.arena.ratings import EloFit, elo_interval, score_interval
-from boardzoo.arena.records import GameRecord
+from boardzoo.arena.records import GameRecord, IndexSet, RecordStream
 from boardzoo.arena.referee import FORFEIT_REASONS
 from boardzoo.arena.settings import MatchSettings, settings_of
 from boardzoo.arena.sprt import SPRT, SequentialTest, SPRTResult, parse_sprt
@@ -22,12 +22,18 @@ from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 
 __all__ = [
+    "KEEP_RECORDS",
+    "MAX_NOTES",
     "NOTE_LENGTH",
+    "OTHER_CAUSES",
     "AgentStats",
     "ForfeitNote",
     "MatchResult",
+    "MatchTotals",
+    "RecordSource",
     "Tally",
     "TournamentResult",
+    "records_to_keep",
 ]
 
 
@@ -174,13 +180,71 @@ class AgentStats:
         )
 
 
+# Records a result keeps in memory: a run of more games keeps none of them, and its result reads
+# them back from the record file when asked (MatchResult.records, TournamentResult.records).
+KEEP_RECORDS = 1000
+# Causes of forfeit (reason and error text) told apart per agent; others count as OTHER_CAUSES.
+MAX_NOTES = 50
+OTHER_CAUSES = f"other causes (more than {MAX_NOTES} different ones)"
+
+
+def records_to_keep(keep: int | None) -> int | None:
+    """``keep`` as the totals take it: a negative number means :data:`KEEP_RECORDS` (as it is
+    now, so that a test can lower it)."""
+    return KEEP_RECORDS if keep is not None and keep < 0 else keep
+
+
+@dataclass(frozen=True)
+class RecordSource:
+    """Where the records of a result are read back from when they were not kept in memory.
+
+    Attributes:
+        path: the record file.
+        pairs: the pairs of agents whose games are wanted, in the order the result lists them.
+        games: games ``0 .. games - 1`` of each pair (the others in the file are left out).
+    """
+
+    path: Path
+    pairs: tuple[tuple[str, str], ...]
+    games: int
+
+    def read(self) -> tuple[GameRecord, ...]:
+        """The records, as a run kept them: the first of each game, by pair, by game index."""
+        order = {pair: i for i, pair in enumerate(self.pairs)}
+        seen = {pair: IndexSet() for pair in self.pairs}
+        found = []
+        for _, record in RecordStream(self.path):
+            pair = tuple(record.get("agents") or ())
+            index = record.get("game_index")
+            if pair not in order or not isinstance(index, int) or not 0 <= index < self.games:
+                continue
+            if index not in seen[pair]:
+                seen[pair].add(index)
+                found.append(record)
+        found.sort(key=lambda r: (order[tuple(r["agents"])], r["game_index"]))  # type: ignore[index]
+        return tuple(found)
+
+
+def _records_of(
+    kept: tuple[GameRecord, ...] | None, source: RecordSource | None, games: int, what: str
+) -> tuple[GameRecord, ...]:
+    if kept is not None:
+        return kept
+    if source is not None:
+        return source.read()
+    raise ValueError(
+        f"the {games} games of this {what} were not kept: a result keeps its records in memory "
+        f"up to {KEEP_RECORDS} games, and reads a longer run's back from its record file; "
+        "this one had none (play it with out=FILE to keep every game)"
+    )
+
+
 @dataclass(frozen=True)
 class MatchResult:
     """The outcome of a match, from its records.
 
     Attributes:
         settings: the match.
-        records: the games' records, by game index.
         stats: the two agents' results, in match order.
         score: ``agents[0]``'s mean score (draws half).
         score_interval: its 95% Wilson interval.
@@ -188,10 +252,12 @@ class MatchResult:
         elo_interval: its 95% interval.
         out: the record file, if any.
         sprt: the sequential test, for a match played with one (``None`` otherwise).
+        kept: the records held in memory (by game index), if they were kept: see
+            :attr:`records`.
+        source: where :attr:`records` reads them from otherwise.
     """
 
     settings: MatchSettings
-    records: tuple[GameRecord, ...]
     stats: tuple[AgentStats, AgentStats]
     score: float
     score_interval: tuple[float, float]
@@ -199,6 +265,23 @@ class MatchResult:
     elo_interval: tuple[float, float]
     out: Path | None = None
     sprt: SPRTResult | None = None
+    kept: tuple[GameRecord, ...] | None = field(default=None, repr=False)
+    source: RecordSource | None = field(default=None, repr=False)
+
+    @property
+    def records(self) -> tuple[GameRecord, ...]:
+        """The games' records, by game index.
+
+        A match of up to :data:`KEEP_RECORDS` games keeps them in memory; a longer one keeps
+        only its totals while it runs (its memory stays flat however many games it plays), and
+        its records are read back from the record file on each access.
+
+        Raises:
+            ValueError: a match of more than :data:`KEEP_RECORDS` games played without a
+                record file (``out=None``): its games were not kept anywhere.
+            RecordError: the record file cannot be read any more.
+        """
+        return _records_of(self.kept, self.source, self.games, "match")
 
     @property
     def agents(self) -> tuple[str, str]:
@@ -208,7 +291,7 @@ class MatchResult:
     @property
     def games(self) -> int:
         """Games played."""
-        return len(self.records)
+        return self.stats[0].total.games
 
     @property
     def forfeits(self) -> dict[str, int]:
@@ -226,74 +309,175 @@ class MatchResult:
         """Summarise the records of one match (settings default to the first record's).
 
         ``sprt`` runs the sequential test over the records' game pairs, in order (see
-        :class:`~boardzoo.arena.sprt.SequentialTest`).
+        :class:`~boardzoo.arena.sprt.SequentialTest`). The result keeps every record given.
         """
-        test = None if sprt is None else SequentialTest(parse_sprt(sprt))
         if settings is None:
             if not records:
                 raise ValueError("no records: pass the match settings to summarise zero games")
             settings = settings_of(records[0])
-        records = tuple(sorted(records, key=lambda r: r["game_index"]))
-        stats = tuple(_agent_stats(settings, records, agent) for agent in (0, 1))
+        totals = MatchTotals(settings, sprt, keep=None)
+        for record in sorted(records, key=lambda r: r["game_index"]):
+            totals.add(record)
+        return totals.result(out)
+
+
+class _AgentTotals:
+    """One agent's running results in a match: what its :class:`AgentStats` needs."""
+
+    def __init__(self, agent: int) -> None:
+        self.agent = agent
+        self.total, self.as_first, self.as_second = Tally(), Tally(), Tally()
+        self.moves, self.seconds, self.slowest, self.illegal = 0, 0.0, 0.0, 0
+        self.forfeits = dict.fromkeys(FORFEIT_REASONS, 0)
+        # (reason, text) -> [games, first game, slowest wait or None]
+        self.notes: dict[tuple[str, str], list[Any]] = {}
+
+    def add(self, record: GameRecord) -> None:
+        agent = self.agent
+        score = record["scores"][agent]
+        self.total = self.total.add(score)
+        if record["first"] == agent:
+            self.as_first = self.as_first.add(score)
+        else:
+            self.as_second = self.as_second.add(score)
+        if record["forfeit"] == agent:
+            self._forfeit(record)
+        self.illegal += sum(1 for a in record["illegal_attempts"] if a["agent"] == agent)
+        for mover, time in zip(record["move_agents"], record["move_times"], strict=True):
+            if mover == agent and time is not None:
+                self.moves += 1
+                self.seconds += time
+                self.slowest = max(self.slowest, time)
+
+    def _forfeit(self, record: GameRecord) -> None:
+        reason = record["reason"]
+        self.forfeits[reason] += 1
+        key = (reason, _note_text(record.get("error")))
+        if key not in self.notes and len(self.notes) >= MAX_NOTES:
+            key = (reason, OTHER_CAUSES)
+        waited = record.get("forfeit_time")
+        slowest = waited if isinstance(waited, (int, float)) else None
+        note = self.notes.get(key)
+        if note is None:
+            self.notes[key] = [1, record["game_index"], slowest]
+            return
+        note[0] += 1
+        note[1] = min(note[1], record["game_index"])
+        if slowest is not None:
+            note[2] = slowest if note[2] is None else max(note[2], slowest)
+
+    def stats(self, settings: MatchSettings) -> AgentStats:
+        opponent = settings.agents[1 - self.agent]
+        by_first_game = sorted(self.notes.items(), key=lambda item: item[1][1])
+        notes = (
+            ForfeitNote(reason, text, games, first, opponent, slowest)
+            for (reason, text), (games, first, slowest) in by_first_game
+        )
+        return AgentStats(
+            agent=settings.agents[self.agent],
+            total=self.total,
+            as_first=self.as_first,
+            as_second=self.as_second,
+            moves=self.moves,
+            seconds=self.seconds,
+            max_move_seconds=self.slowest,
+            forfeits=dict(self.forfeits),
+            illegal_attempts=self.illegal,
+            forfeit_notes=_merge_notes(notes),
+        )
+
+
+class MatchTotals:
+    """A match's running totals, fed one record at a time as its games end: everything its
+    :class:`MatchResult` needs (tallies per agent and colour, moves and their times, forfeits and
+    their causes, the sequential test), in memory that does not grow with the games.
+
+    Records are kept too, up to ``keep`` of them (beyond that none is kept: the result reads
+    them back from the record file, see :attr:`MatchResult.records`).
+
+    Args:
+        settings: the match.
+        sprt: its sequential test (settings, or a :class:`SequentialTest` fed here), if any.
+        keep: records kept in memory at most (``None``: every one; 0: none; negative, the
+            default: :data:`KEEP_RECORDS`, as it is when the totals are made).
+    """
+
+    def __init__(
+        self,
+        settings: MatchSettings,
+        sprt: SPRT | str | SequentialTest | None = None,
+        keep: int | None = -1,
+    ) -> None:
+        self.settings = settings
+        keep = records_to_keep(keep)
+        if sprt is None or isinstance(sprt, SequentialTest):
+            self.test = sprt
+        else:
+            self.test = SequentialTest(parse_sprt(sprt))
+        self.keep = keep
+        self.kept: list[GameRecord] | None = [] if keep is None or keep > 0 else None
+        self._agents = (_AgentTotals(0), _AgentTotals(1))
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self._agents[0].total.games
+
+    @property
+    def points(self) -> tuple[float, float]:
+        """Each agent's points (wins plus half the draws)."""
+        return self._agents[0].total.points, self._agents[1].total.points
+
+    def add(self, record: GameRecord) -> None:
+        """Count one finished game."""
+        for agent in self._agents:
+            agent.add(record)
+        if self.test is not None:
+            self.test.add(record["game_index"], record["scores"][0])
+        if self.kept is not None:
+            self.kept.append(record)
+            if self.keep is not None and len(self.kept) > self.keep:
+                self.kept = None  # a long run: its records stay in the file
+
+    def stats(self) -> tuple[AgentStats, AgentStats]:
+        """The two agents' results so far."""
+        return self._agents[0].stats(self.settings), self._agents[1].stats(self.settings)
+
+    def result(
+        self,
+        out: Any = None,
+        source: RecordSource | None = None,
+        records: Sequence[GameRecord] | None = None,
+    ) -> MatchResult:
+        """The result so far.
+
+        Args:
+            out: the record file, named by the result.
+            source: where the result reads its records from if they were not kept.
+            records: the match's records, kept by the caller instead (a tournament).
+        """
+        stats = self.stats()
         total = stats[0].total
         score, low, high = score_interval(total.wins, total.draws, total.losses)
         elo, elo_low, elo_high = elo_interval(total.wins, total.draws, total.losses)
-        if test is not None:
-            for record in records:
-                test.add(record["game_index"], record["scores"][0])
-        return cls(
-            settings=settings,
-            records=records,
-            stats=stats,  # type: ignore[arg-type]
+        if records is None and self.kept is not None:
+            records = self.kept
+        return MatchResult(
+            settings=self.settings,
+            stats=stats,
             score=score,
             score_interval=(low, high),
             elo=elo,
             elo_interval=(elo_low, elo_high),
             out=None if out is None else Path(out),
-            sprt=None if test is None else test.result(),
+            sprt=None if self.test is None else self.test.result(),
+            kept=None if records is None else tuple(sorted(records, key=_game_index)),
+            source=source,
         )
 
 
-def _agent_stats(settings: MatchSettings, records: Sequence[GameRecord], agent: int) -> AgentStats:
-    total, as_first, as_second = Tally(), Tally(), Tally()
-    moves, seconds, slowest, illegal = 0, 0.0, 0.0, 0
-    forfeits = dict.fromkeys(FORFEIT_REASONS, 0)
-    notes: list[ForfeitNote] = []
-    for record in records:
-        score = record["scores"][agent]
-        total = total.add(score)
-        if record["first"] == agent:
-            as_first = as_first.add(score)
-        else:
-            as_second = as_second.add(score)
-        if record["forfeit"] == agent:
-            forfeits[record["reason"]] += 1
-            waited = record.get("forfeit_time")
-            notes.append(
-                ForfeitNote(
-                    record["reason"], _note_text(record.get("error")), 1, record["game_index"],
-                    settings.agents[1 - agent],
-                    waited if isinstance(waited, (int, float)) else None,
-                )
-            )  # fmt: skip
-        illegal += sum(1 for a in record["illegal_attempts"] if a["agent"] == agent)
-        for mover, time in zip(record["move_agents"], record["move_times"], strict=True):
-            if mover == agent and time is not None:
-                moves += 1
-                seconds += time
-                slowest = max(slowest, time)
-    return AgentStats(
-        agent=settings.agents[agent],
-        total=total,
-        as_first=as_first,
-        as_second=as_second,
-        moves=moves,
-        seconds=seconds,
-        max_move_seconds=slowest,
-        forfeits=forfeits,
-        illegal_attempts=illegal,
-        forfeit_notes=_merge_notes(notes),
-    )
+def _game_index(record: GameRecord) -> int:
+    return record["game_index"]
 
 
 @dataclass(frozen=True)
@@ -307,13 +491,15 @@ class TournamentResult:
         games_per_pair: games each pair plays.
         seed: the tournament seed.
         time_limit: seconds per move.
-        records: every game, pair by pair, by game index.
         matches: each pair's :class:`~boardzoo.arena.match.MatchResult`, keyed by the pair.
         stats: each agent's results over the whole tournament.
         elo: the fitted ratings with intervals (``None`` if nothing was played).
         out_dir: the folder written to, if any.
         files: the files written, by kind (see :data:`TOURNAMENT_FILES`).
         openings: the suite of openings every pair played from, if any.
+        kept: every game's record (pair by pair, by game index), if they were kept: see
+            :attr:`records`.
+        source: where :attr:`records` reads them from otherwise.
     """
 
     game: str
@@ -322,13 +508,26 @@ class TournamentResult:
     games_per_pair: int
     seed: int
     time_limit: float | None
-    records: tuple[GameRecord, ...]
     matches: dict[tuple[str, str], MatchResult]
     stats: dict[str, AgentStats]
     elo: EloFit | None
     out_dir: Path | None = None
     files: dict[str, Path] | None = None
     openings: OpeningSuite | None = None
+    kept: tuple[GameRecord, ...] | None = field(default=None, repr=False)
+    source: RecordSource | None = field(default=None, repr=False)
+
+    @property
+    def records(self) -> tuple[GameRecord, ...]:
+        """Every game's record, pair by pair, by game index: kept in memory up to
+        :data:`KEEP_RECORDS` games in all, read back from ``games.jsonl`` on each access for a
+        longer tournament (see :attr:`MatchResult.records`).
+
+        Raises:
+            ValueError: more than :data:`KEEP_RECORDS` games played without a folder.
+        """
+        games = sum(match.games for match in self.matches.values())
+        return _records_of(self.kept, self.source, games, "tournament")
 
     def make_game(self) -> Game:
         """The game played, with its options."""

@@ -4,7 +4,8 @@
 :class:`~boardzoo.arena.settings.GameTask`, hands each record to the caller's thread as soon as
 its game ends, and stops taking games when asked. :class:`RecordedRun` adds what every run needs
 around it: the record file opened (or resumed), one writer appending and fsyncing each record,
-and the progress bar.
+and the progress bar. Neither keeps the records of a run (the caller keeps what it needs of
+each, :class:`~boardzoo.arena.results.MatchTotals`): a run of any length takes flat memory.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def run_games(
     backend: Backend,
     on_record: Callable[[GameRecord], None] | None = None,
     stop_when: Callable[[], bool] | None = None,
+    keep: bool = True,
 ) -> list[GameRecord]:
     """Play ``tasks`` on ``backend``, ``backend.slots`` at a time, and close it.
 
@@ -40,10 +42,13 @@ def run_games(
         stop_when: asked (in this thread) before each game is started: ``True`` starts no more
             games; those in play finish and their records are kept. With it, only ``slots``
             games are taken ahead, so that stopping wastes no queued game.
+        keep: ``False`` hands the records to ``on_record`` only and returns none, so that a run
+            of any length takes flat memory.
 
     Returns:
-        The records, in the order the games finished. If interrupted (KeyboardInterrupt or an
-        error), the backend's agents are killed and games in progress are dropped.
+        The records, in the order the games finished (none without ``keep``). If interrupted
+        (KeyboardInterrupt or an error), the backend's agents are killed and games in progress
+        are dropped.
     """
     records: list[GameRecord] = []
     pending: dict[Future[GameRecord | None], None] = {}  # in the order the games started
@@ -68,7 +73,8 @@ def run_games(
                 del pending[future]
                 record = future.result()
                 if record is not None:
-                    records.append(record)
+                    if keep:
+                        records.append(record)
                     if on_record is not None:
                         on_record(record)
             submit()
@@ -83,17 +89,24 @@ def run_games(
 
 
 class RecordedRun:
-    """One run of games whose records are kept: in memory, and in a file when there is one.
+    """One run of games whose records go to a file when there is one.
 
     Opening the run reads what the file holds already (``resume``) and checks that it belongs
     to this run; :meth:`play` then plays the tasks on the settings' backend, and each finished
-    game is appended to the file (fsynced; this thread is the only writer), to
-    :attr:`records`, and to the progress display.
+    game is appended to the file (fsynced; this thread is the only writer), handed to the
+    caller and to the progress display. No record is kept here: the caller keeps what it needs
+    of each (the file holds them all).
 
     Args:
         settings: how the games are run (backend, workers, resume).
-        path: the record file; ``None`` keeps the records in memory only.
+        path: the record file; ``None`` writes none.
         belongs: ``record -> None`` if a record of the file belongs to this run, else why not.
+        on_existing: given, each record the file holds already (the first of each game) is
+            handed to it as the file is read, instead of being kept in :attr:`existing`.
+
+    Attributes:
+        existing: the records the file held already (empty with ``on_existing``).
+        played: games played (and recorded) by :meth:`play`.
 
     Raises:
         FileExistsError: the file holds games and ``settings.resume`` is not set.
@@ -105,18 +118,15 @@ class RecordedRun:
         settings: ArenaSettings,
         path: Path | None,
         belongs: Callable[[GameRecord], str | None],
+        on_existing: Callable[[GameRecord], None] | None = None,
     ) -> None:
         self.settings = settings
         self.path = path
         self.existing: list[GameRecord] = []
+        self.played = 0
         self._writer: RecordWriter | None = None
         if path is not None:
-            self.existing, self._writer = open_records(path, settings.resume, belongs)
-        self.records: list[GameRecord] = []
-
-    def keep(self, records: Iterable[GameRecord]) -> None:
-        """Count ``records`` (read from the file) as played by this run."""
-        self.records.extend(records)
+            self.existing, self._writer = open_records(path, settings.resume, belongs, on_existing)
 
     def play(
         self,
@@ -124,22 +134,22 @@ class RecordedRun:
         progress: ProgressBar,
         on_record: Callable[[GameRecord], None] | None = None,
         stop_when: Callable[[], bool] | None = None,
-    ) -> list[GameRecord]:
-        """Play ``tasks`` (see :func:`run_games`); return every record of the run (those kept
-        from the file first). The file is closed on return."""
+    ) -> int:
+        """Play ``tasks`` (see :func:`run_games`), handing each record to ``on_record``; return
+        the games played. The file is closed on return."""
 
         def finished(record: GameRecord) -> None:
             if self._writer is not None:
                 self._writer.append(record)
-            self.records.append(record)
+            self.played += 1
             if on_record is not None:
                 on_record(record)
             progress.update(record)
 
         try:
             with progress:
-                run_games(tasks, make_backend(self.settings), finished, stop_when)
+                run_games(tasks, make_backend(self.settings), finished, stop_when, keep=False)
         finally:
             if self._writer is not None:
                 self._writer.close()
-        return self.records
+        return self.played

@@ -41,6 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from numbers import Real
 
+from boardzoo.arena.ratings import score_from_elo
+
 __all__ = [
     "PAIR_OUTCOMES",
     "SPRT",
@@ -157,11 +159,6 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
-def _expected_score(elo: float) -> float:
-    """The score per game of an Elo advantage ``elo`` (logistic)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
 def _constrained_mle(weights: Sequence[float], score: float) -> list[float]:
     """The pentanomial distribution of largest likelihood for the observed ``weights`` (all
     positive) whose expected score per game is ``score`` (0 < score < 1).
@@ -215,8 +212,8 @@ def pentanomial_llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
     if sum(observed) == 0:
         return 0.0
     weights = [c if c > 0 else _UNSEEN for c in observed]
-    p0 = _constrained_mle(weights, _expected_score(elo0))
-    p1 = _constrained_mle(weights, _expected_score(elo1))
+    p0 = _constrained_mle(weights, score_from_elo(elo0))
+    p1 = _constrained_mle(weights, score_from_elo(elo1))
     return sum(c * math.log(b / a) for c, a, b in zip(weights, p0, p1, strict=True))
 
 
@@ -304,6 +301,8 @@ class SequentialTest:
 
     def __init__(self, settings: SPRT) -> None:
         self.settings = settings
+        # the points of the games not counted yet (index 2 * pairs and on): a game is dropped
+        # once its pair is counted, so memory stays flat however long the match runs
         self._points: dict[int, float] = {}
         self._counts = [0, 0, 0, 0, 0]
         self._pairs = 0
@@ -321,13 +320,18 @@ class SequentialTest:
         return self._llr
 
     def add(self, game_index: int, points: float) -> None:
-        """Count game ``game_index``, in which the first agent scored ``points`` (1, 1/2, 0)."""
+        """Count game ``game_index``, in which the first agent scored ``points`` (1, 1/2, 0).
+
+        A game added again is ignored (the first one counts)."""
+        if game_index < 2 * self._pairs:
+            return  # its pair is counted already
         self._points.setdefault(game_index, float(points))
         while self._verdict is None:
             first, second = 2 * self._pairs, 2 * self._pairs + 1
             if first not in self._points or second not in self._points:
                 return
-            self._counts[pair_outcome(self._points[first] + self._points[second])] += 1
+            pair = self._points.pop(first) + self._points.pop(second)
+            self._counts[pair_outcome(pair)] += 1
             self._pairs += 1
             self._llr, _, _, self._verdict = sprt_test(self._counts, self.settings)
 
@@ -342,5 +346,5 @@ class SequentialTest:
             upper=upper,
             verdict=self._verdict,
             pairs=self._pairs,
-            played=len(self._points),
+            played=2 * self._pairs + len(self._points),
         )

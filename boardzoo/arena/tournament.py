@@ -23,10 +23,16 @@ import numpy as np
 from boardzoo.arena.match import check_specs
 from boardzoo.arena.players import agent_config, agent_label
 from boardzoo.arena.progress import TournamentProgress
-from boardzoo.arena.ratings import fit_elo
-from boardzoo.arena.records import GameRecord
+from boardzoo.arena.ratings import fit_elo_totals
+from boardzoo.arena.records import GameRecord, IndexSet
 from boardzoo.arena.report import plot_ratings, ratings_csv, render_tournament
-from boardzoo.arena.results import AgentStats, MatchResult, TournamentResult
+from boardzoo.arena.results import (
+    AgentStats,
+    MatchTotals,
+    RecordSource,
+    TournamentResult,
+    records_to_keep,
+)
 from boardzoo.arena.runner import RecordedRun
 from boardzoo.arena.seeds import derive_seed
 from boardzoo.arena.settings import (
@@ -37,7 +43,7 @@ from boardzoo.arena.settings import (
     match_options,
 )
 
-__all__ = ["TOURNAMENT_FILES", "pair_seed", "round_robin", "tournament"]
+__all__ = ["TOURNAMENT_FILES", "TournamentTotals", "pair_seed", "round_robin", "tournament"]
 
 # The files a tournament writes in its folder.
 TOURNAMENT_FILES = {
@@ -143,21 +149,26 @@ def tournament(
             raise NotADirectoryError(f"{folder} is a file: a tournament writes to a folder")
         folder.mkdir(parents=True, exist_ok=True)
     path = None if folder is None else folder / TOURNAMENT_FILES["games"]
-    run = RecordedRun(arena, path, _belongs(settings_of_pair))
-    run.keep(r for r in run.existing if r["game_index"] < arena.games)
-    done = {(tuple(r["agents"]), r["game_index"]) for r in run.records}
+    # the driver keeps running totals, not the games: those go to the file as they end
+    totals = TournamentTotals(pairs, settings_of_pair)
+    done = {pair: IndexSet() for pair in pairs}
+
+    def resumed(record: GameRecord) -> None:  # a resumed run: the totals go on from the file
+        if record["game_index"] < arena.games:
+            done[tuple(record["agents"])].add(record["game_index"])  # type: ignore[index]
+            totals.add(record)
+
+    run = RecordedRun(arena, path, _belongs(settings_of_pair), on_existing=resumed)
     tasks = (
         GameTask(settings_of_pair[pair], index, pair, (configs[pair[0]], configs[pair[1]]))
         for pair in pairs
         for index in range(arena.games)
-        if (pair, index) not in done
+        if index not in done[pair]
     )
     total = len(pairs) * arena.games
-    bar = TournamentProgress(labels, total, run.records, enabled=arena.progress)
-    records = run.play(tasks, bar)
-    result = summarize_tournament(
-        labels, pairs, settings_of_pair, records, arena.games, anchor, folder
-    )
+    bar = TournamentProgress(labels, total, totals.games, totals.points(), enabled=arena.progress)
+    run.play(tasks, bar, totals.add)
+    result = totals.result(labels, arena.games, anchor, folder, path)
     if folder is not None:
         result = write_tournament_files(result, folder)
     return result
@@ -172,9 +183,117 @@ def _belongs(
         pair = tuple(record["agents"])
         if pair not in settings:
             return f"agents={list(pair)!r}, not a pair of this tournament"
-        return settings[pair].mismatch(record)  # type: ignore[index]
+        return settings[pair].mismatch(record)
 
     return check
+
+
+class TournamentTotals:
+    """A tournament's running totals, fed one record at a time as its games end: each pair's
+    :class:`~boardzoo.arena.results.MatchTotals` (all the standings, the crosstable and the
+    ratings need), in memory that does not grow with the games. Records are kept too, up to
+    ``keep`` in all (see :attr:`TournamentResult.records`).
+
+    Args:
+        pairs: the pairs, in the order of the round robin.
+        settings: each pair's match.
+        keep: records kept in memory at most (``None``: every one; 0: none; negative, the
+            default: :data:`~boardzoo.arena.results.KEEP_RECORDS`, as it is then).
+    """
+
+    def __init__(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        settings: Mapping[tuple[str, str], MatchSettings],
+        keep: int | None = -1,
+    ) -> None:
+        self.pairs = tuple(pairs)
+        self.matches = {pair: MatchTotals(settings[pair], keep=0) for pair in self.pairs}
+        self.keep = records_to_keep(keep)
+        self.kept: list[GameRecord] | None = [] if self.keep is None or self.keep > 0 else None
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return sum(match.games for match in self.matches.values())
+
+    def points(self) -> dict[str, float]:
+        """Each agent's points so far."""
+        points: dict[str, float] = {}
+        for pair, match in self.matches.items():
+            for agent, scored in zip(pair, match.points, strict=True):
+                points[agent] = points.get(agent, 0.0) + scored
+        return points
+
+    def add(self, record: GameRecord) -> None:
+        """Count one finished game."""
+        self.matches[tuple(record["agents"])].add(record)  # type: ignore[index]
+        if self.kept is not None:
+            self.kept.append(record)
+            if self.keep is not None and len(self.kept) > self.keep:
+                self.kept = None  # a long run: its records stay in the file
+
+    def result(
+        self,
+        agents: Sequence[str],
+        games_per_pair: int,
+        anchor: str | None = None,
+        out_dir: Path | None = None,
+        path: Path | None = None,
+    ) -> TournamentResult:
+        """Results per pair and per agent, and the Elo fit, so far.
+
+        Args:
+            agents: the agents.
+            games_per_pair: games each pair plays.
+            anchor: the agent rated 0 (default: the first that played).
+            out_dir: the folder written to.
+            path: the record file, where the result reads its records from if they were
+                not kept.
+        """
+        order = {pair: i for i, pair in enumerate(self.pairs)}
+        kept = None
+        if self.kept is not None:
+            kept = tuple(
+                sorted(self.kept, key=lambda r: (order[tuple(r["agents"])], r["game_index"]))  # type: ignore[index]
+            )
+        matches = {
+            pair: totals.result(
+                source=None if path is None else RecordSource(path, (pair,), games_per_pair),
+                records=None if kept is None else [r for r in kept if tuple(r["agents"]) == pair],
+            )
+            for pair, totals in self.matches.items()
+        }
+        stats = {}
+        for agent in agents:
+            parts = [m.stats[pair.index(agent)] for pair, m in matches.items() if agent in pair]
+            stats[agent] = AgentStats.combine(agent, parts)
+        played = [a for a in agents if stats[a].total.games > 0]
+        elo = None
+        if len(played) >= 2:
+            first = anchor if anchor is not None and anchor in played else played[0]
+            pair_totals = [
+                (pair[0], pair[1], m.games, m.stats[0].total.points)
+                for pair, m in matches.items()
+                if m.games
+            ]
+            elo = fit_elo_totals(pair_totals, agents=played, anchor=first)
+        some = next(iter(self.matches.values())).settings
+        return TournamentResult(
+            game=some.game,
+            options=dict(some.options),
+            agents=tuple(agents),
+            games_per_pair=games_per_pair,
+            seed=some.tournament_seed if some.tournament_seed is not None else 0,
+            time_limit=some.time_limit,
+            matches=matches,
+            stats=stats,
+            elo=elo,
+            out_dir=out_dir,
+            openings=some.openings,
+            kept=kept,
+            source=None if path is None else RecordSource(path, self.pairs, games_per_pair),
+        )
 
 
 def summarize_tournament(
@@ -186,42 +305,12 @@ def summarize_tournament(
     anchor: str | None = None,
     out_dir: Path | None = None,
 ) -> TournamentResult:
-    """Results per pair and per agent, and the Elo fit, from a tournament's records."""
-    ordered = sorted(
-        records,
-        key=lambda r: (pairs.index(tuple(r["agents"])), r["game_index"]),  # type: ignore[arg-type]
-    )
-    matches = {
-        pair: MatchResult.from_records(
-            [r for r in ordered if tuple(r["agents"]) == pair], settings[pair]
-        )
-        for pair in pairs
-    }
-    stats = {}
-    for agent in agents:
-        parts = [m.stats[pair.index(agent)] for pair, m in matches.items() if agent in pair]
-        stats[agent] = AgentStats.combine(agent, parts)
-    results = [(r["agents"][0], r["agents"][1], r["scores"][0]) for r in ordered]
-    played = [a for a in agents if stats[a].total.games > 0]
-    elo = None
-    if len(played) >= 2:
-        first = anchor if anchor is not None and anchor in played else played[0]
-        elo = fit_elo(results, agents=played, anchor=first)
-    some = next(iter(settings.values()))
-    return TournamentResult(
-        game=some.game,
-        options=dict(some.options),
-        agents=tuple(agents),
-        games_per_pair=games_per_pair,
-        seed=some.tournament_seed if some.tournament_seed is not None else 0,
-        time_limit=some.time_limit,
-        records=tuple(ordered),
-        matches=matches,
-        stats=stats,
-        elo=elo,
-        out_dir=out_dir,
-        openings=some.openings,
-    )
+    """Results per pair and per agent, and the Elo fit, from a tournament's records (the
+    result keeps them all)."""
+    totals = TournamentTotals(pairs, settings, keep=None)
+    for record in sorted(records, key=lambda r: r["game_index"]):
+        totals.add(record)
+    return totals.result(agents, games_per_pair, anchor, out_dir)
 
 
 def write_tournament_files(result: TournamentResult, out_dir: Path) -> TournamentResult:

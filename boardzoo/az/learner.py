@@ -26,6 +26,7 @@ import torch.nn.functional as F  # noqa: N812
 
 from boardzoo.az.replay import Batch
 from boardzoo.az.symmetry import symmetries
+from boardzoo.checks import check_int, check_number
 from boardzoo.learned.model_io import atomic_torch_save
 from boardzoo.learned.network import AZNet
 
@@ -33,14 +34,6 @@ __all__ = ["OPTIMIZERS", "Learner", "load_learner", "save_learner"]
 
 OPTIMIZERS = ("sgd", "adam", "adamw")
 _FORMAT = "boardzoo-az-learner-1"
-
-
-def _non_negative(name: str, value: object) -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    number = float(value) if ok else float("nan")  # type: ignore[arg-type]
-    if not np.isfinite(number) or number < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    return number
 
 
 class Learner:
@@ -76,18 +69,17 @@ class Learner:
     ) -> None:
         if not isinstance(net, AZNet):
             raise ValueError(f"Learner needs an AZNet, got {type(net).__name__}")
-        lr = _non_negative("lr", lr)
+        lr = check_number("lr", lr, 0.0, None, False)
         if lr == 0:
             raise ValueError(f"lr must be > 0, got {lr!r}")
-        weight_decay = _non_negative("weight_decay", weight_decay)
-        momentum = _non_negative("momentum", momentum)
+        weight_decay = check_number("weight_decay", weight_decay, 0.0, None, False)
+        momentum = check_number("momentum", momentum, 0.0, None, False)
         if momentum >= 1:
             raise ValueError(f"momentum must be in [0, 1), got {momentum!r}")
-        self.value_weight = _non_negative("value_weight", value_weight)
+        self.value_weight = check_number("value_weight", value_weight, 0.0, None, False)
         if optimizer not in OPTIMIZERS:
             raise ValueError(f"optimizer must be one of {list(OPTIMIZERS)}, got {optimizer!r}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        seed = check_int("seed", seed, 0)
         self.net = net
         self.optimizer_name = optimizer
         params = list(net.parameters())
@@ -112,7 +104,7 @@ class Learner:
 
     def set_lr(self, lr: float) -> None:
         """Change the learning rate (schedules), kept in the optimiser's state."""
-        lr = _non_negative("lr", lr)
+        lr = check_number("lr", lr, 0.0, None, False)
         if lr == 0:
             raise ValueError(f"lr must be > 0, got {lr!r}")
         for group in self.optimizer.param_groups:

@@ -16,10 +16,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
+from boardzoo.checks import check_int
 from boardzoo.learned.files import atomic_write
 
 __all__ = ["Batch", "ReplayBuffer"]
@@ -48,13 +49,6 @@ class Batch:
         return int(self.value.shape[0])
 
 
-def _count(name: str, value: object, minimum: int = 1) -> int:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or int(value) < minimum:  # type: ignore[call-overload]
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return cast(int, int(value))  # type: ignore[call-overload]
-
-
 class ReplayBuffer:
     """A ring buffer of ``capacity`` training samples with seeded uniform sampling.
 
@@ -74,15 +68,15 @@ class ReplayBuffer:
     def __init__(
         self, capacity: int, obs_shape: Sequence[int], num_actions: int, seed: int = 0
     ) -> None:
-        self.capacity = _count("capacity", capacity)
+        self.capacity = check_int("capacity", capacity, 1)
         shape = tuple(obs_shape)
         if not shape or not all(
             isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1 for n in shape
         ):
             raise ValueError(f"obs_shape must be positive integers, got {obs_shape!r}")
         self.obs_shape: tuple[int, ...] = tuple(int(n) for n in shape)
-        self.num_actions = _count("num_actions", num_actions)
-        self.seed = _count("seed", seed, minimum=0)
+        self.num_actions = check_int("num_actions", num_actions, 1)
+        self.seed = check_int("seed", seed, 0)
         self._obs = np.zeros((self.capacity, *self.obs_shape), dtype=np.int8)
         self._policy = np.zeros((self.capacity, self.num_actions), dtype=np.float32)
         self._value = np.zeros(self.capacity, dtype=np.float32)
@@ -160,7 +154,7 @@ class ReplayBuffer:
         Raises:
             ValueError: for a batch size below 1 or an empty buffer.
         """
-        batch_size = _count("batch_size", batch_size)
+        batch_size = check_int("batch_size", batch_size, 1)
         if self._size == 0:
             raise ValueError("cannot sample from an empty replay buffer")
         index = self._rng.integers(0, self._size, size=batch_size)

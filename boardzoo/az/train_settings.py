@@ -8,14 +8,12 @@ setting existed resumes with that setting as it was then (:func:`with_old_defaul
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
+from boardzoo.checks import check_int, check_number
 from boardzoo.games.catalog import get_game
 
 __all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "settings_from", "with_old_defaults"]
@@ -74,23 +72,6 @@ _BEFORE_SETTING_EXISTED: dict[str, Any] = {"record_forced": False}
 def with_old_defaults(saved: Mapping[str, Any]) -> dict[str, Any]:
     """A run's saved settings, with the settings it predates set to how it was trained."""
     return {**_BEFORE_SETTING_EXISTED, **saved}
-
-
-def _int(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def _float(name: str, value: Any, low: float, open_low: bool = True) -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if ok:
-        ok = math.isfinite(value) and (value > low if open_low else value >= low)
-    if not ok:
-        raise ValueError(
-            f"{name} must be a number {'>' if open_low else '>='} {low}, got {value!r}"
-        )
-    return float(value)
 
 
 @dataclass(frozen=True)
@@ -183,9 +164,11 @@ class TrainSettings:
         object.__setattr__(self, "options", spec.check_options(dict(self.options)))
         object.__setattr__(self, "out", Path(self.out))
         if self.minutes is not None:
-            object.__setattr__(self, "minutes", _float("minutes", self.minutes, 0.0))
+            object.__setattr__(
+                self, "minutes", check_number("minutes", self.minutes, 0.0, None, True)
+            )
         if self.iterations is not None:
-            object.__setattr__(self, "iterations", _int("iterations", self.iterations, 1))
+            object.__setattr__(self, "iterations", check_int("iterations", self.iterations, 1))
         if self.minutes is None and self.iterations is None:
             raise ValueError("give a budget: minutes, iterations or both")
         if self.device not in ("auto", "cpu", "cuda") and not str(self.device).startswith("cuda:"):
@@ -198,7 +181,7 @@ class TrainSettings:
             ("steps_per_iteration", 0), ("eval_games", 0), ("eval_every", 1),
             ("self_play_workers", 1),
         ):  # fmt: skip
-            object.__setattr__(self, name, _int(name, getattr(self, name), low))
+            object.__setattr__(self, name, check_int(name, getattr(self, name), low))
         if not isinstance(self.record_forced, bool):
             raise ValueError(f"record_forced must be true or false, got {self.record_forced!r}")
         if self.backend not in ("local", "ray"):
@@ -211,11 +194,13 @@ class TrainSettings:
             raise ValueError(f"optimizer must be sgd, adam or adamw, got {self.optimizer!r}")
         if self.dirichlet_alpha is not None:
             object.__setattr__(
-                self, "dirichlet_alpha", _float("dirichlet_alpha", self.dirichlet_alpha, 0.0)
+                self,
+                "dirichlet_alpha",
+                check_number("dirichlet_alpha", self.dirichlet_alpha, 0.0, None, True),
             )
-        object.__setattr__(self, "lr", _float("lr", self.lr, 0.0))
+        object.__setattr__(self, "lr", check_number("lr", self.lr, 0.0, None, True))
         object.__setattr__(
-            self, "weight_decay", _float("weight_decay", self.weight_decay, 0.0, False)
+            self, "weight_decay", check_number("weight_decay", self.weight_decay, 0.0, None, False)
         )
         if isinstance(self.panel, str) or not all(isinstance(p, str) for p in self.panel):
             raise ValueError(f"panel must be a list of agent specs, got {self.panel!r}")

@@ -19,13 +19,14 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional
 
+from boardzoo.checks import check_int
 from boardzoo.games.catalog import check_game, get_game
 from boardzoo.games.spec import Game
 
@@ -33,13 +34,6 @@ __all__ = ["AZNet", "NetConfig", "TorchEvaluator", "pick_device"]
 
 _MAX_WIDTH = 1024
 _MAX_BLOCKS = 64
-
-
-def _positive_int(name: str, value: object, maximum: int) -> int:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or not 1 <= int(value) <= maximum:  # type: ignore[call-overload]
-        raise ValueError(f"{name} must be an integer in 1..{maximum}, got {value!r}")
-    return cast(int, int(value))  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)
@@ -69,13 +63,9 @@ class NetConfig:
             raise ValueError(f"options must be a mapping, got {self.options!r}")
         options = get_game(self.game).check_options(self.options)
         object.__setattr__(self, "options", options)
-        object.__setattr__(self, "channels", _positive_int("channels", self.channels, _MAX_WIDTH))
-        if isinstance(self.blocks, bool) or not isinstance(self.blocks, (int, np.integer)):
-            raise ValueError(f"blocks must be an integer in 0..{_MAX_BLOCKS}, got {self.blocks!r}")
-        if not 0 <= self.blocks <= _MAX_BLOCKS:
-            raise ValueError(f"blocks must be an integer in 0..{_MAX_BLOCKS}, got {self.blocks!r}")
-        object.__setattr__(self, "blocks", int(self.blocks))
-        hidden = _positive_int("value_hidden", self.value_hidden, _MAX_WIDTH)
+        object.__setattr__(self, "channels", check_int("channels", self.channels, 1, _MAX_WIDTH))
+        object.__setattr__(self, "blocks", check_int("blocks", self.blocks, 0, _MAX_BLOCKS))
+        hidden = check_int("value_hidden", self.value_hidden, 1, _MAX_WIDTH)
         object.__setattr__(self, "value_hidden", hidden)
 
     def __hash__(self) -> int:

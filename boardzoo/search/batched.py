@@ -56,9 +56,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from boardzoo.checks import check_int, check_number
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.batched_config import PUCTConfig, SearchResult, _integer, _number
+from boardzoo.search.batched_config import PUCTConfig, SearchResult
 from boardzoo.search.evaluator_calls import StepEvaluation, running
 from boardzoo.search.evaluators import Evaluator, cell_squares
 from boardzoo.search.loop import compiled_steps
@@ -143,11 +144,11 @@ class BatchedSearch:
         if not isinstance(game, Game):
             raise ValueError(f"game must be a boardzoo Game, got {game!r}")
         self.game = game
-        self.batch_size = _integer("batch_size", batch_size, 1, 65_536)
+        self.batch_size = check_int("batch_size", batch_size, 1, 65_536)
         self.config = config if config is not None else PUCTConfig()
         if not isinstance(self.config, PUCTConfig):
             raise ValueError(f"config must be a PUCTConfig, got {config!r}")
-        self.seed = _integer("seed", seed, 0)
+        self.seed = check_int("seed", seed, 0)
         self._rng = np.random.default_rng(self.seed)
         self._squares = cell_squares(game)
         self._numbers = _numbers(self.config)
@@ -343,12 +344,12 @@ class BatchedSearch:
         if simulations is None and deadline is None:
             raise ValueError("give simulations, a deadline, or both")
         if simulations is not None:
-            simulations = _integer("simulations", simulations, 1)
+            simulations = check_int("simulations", simulations, 1)
         if self.config.gumbel and simulations is None:
             raise ValueError("Gumbel search needs a simulation budget (simulations=...)")
-        temperature = _number("temperature", temperature, 0.0)
+        temperature = check_number("temperature", temperature, 0.0, None, False)
         if deadline is not None:
-            deadline = _number("deadline", deadline, -math.inf)
+            deadline = check_number("deadline", deadline, -math.inf, None, False)
         if not isinstance(reuse, (bool, np.bool_)):
             raise ValueError(f"reuse must be True or False, got {reuse!r}")
         n = len(roots)
@@ -439,13 +440,13 @@ class BatchedSearch:
         Raises:
             ValueError: a bad ``tree``, or an action that is not legal where it is played.
         """
-        tree = _integer("tree", tree, 0, self.batch_size - 1)
+        tree = check_int("tree", tree, 0, self.batch_size - 1)
         forest = self._forest
         if forest is None or not self._kept[tree]:
             return False
         node = 0
         for i, action in enumerate(actions):
-            action = _integer(f"actions[{i}]", action, 0, self.game.num_actions - 1)
+            action = check_int(f"actions[{i}]", action, 0, self.game.num_actions - 1)
             first = int(forest.first_child[tree, node])
             if first == NO_NODE or forest.terminal[tree, node]:
                 self._kept[tree] = False
@@ -480,5 +481,5 @@ class BatchedSearch:
         """
         if self._forest is None:
             return []
-        tree = _integer("tree", tree, 0, self.batch_size - 1)
+        tree = check_int("tree", tree, 0, self.batch_size - 1)
         return most_visited_line(self._forest, tree, 0, max_length)

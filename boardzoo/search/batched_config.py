@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from boardzoo.checks import check_int, check_number
 from boardzoo.search.tree import MAX_CHILDREN, MAX_NODES, MIN_NODES
 
 __all__ = ["PUCTConfig", "SearchResult"]
-
-
-def _number(
-    name: str, value: Any, low: float, high: float = math.inf, low_open: bool = False
-) -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if ok and (not math.isfinite(float(value)) or not low <= float(value) <= high):
-        ok = False
-    if ok and low_open and float(value) == low:
-        ok = False
-    if not ok:
-        low_text = f"> {low}" if low_open else f">= {low}"
-        high_text = f" and <= {high}" if math.isfinite(high) else ""
-        raise ValueError(f"{name} must be a finite number {low_text}{high_text}, got {value!r}")
-    return float(value)
-
-
-def _integer(name: str, value: Any, low: int, high: int = 2**62) -> int:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or not low <= int(value) <= high:
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -79,23 +56,31 @@ class PUCTConfig:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "c_init", _number("c_init", self.c_init, 0.0, low_open=True))
-        set_(self, "c_base", _number("c_base", self.c_base, 0.0))
+        set_(self, "c_init", check_number("c_init", self.c_init, 0.0, None, True))
+        set_(self, "c_base", check_number("c_base", self.c_base, 0.0, None, False))
         if self.dirichlet_alpha is not None:
-            alpha = _number("dirichlet_alpha", self.dirichlet_alpha, 0.0, low_open=True)
+            alpha = check_number("dirichlet_alpha", self.dirichlet_alpha, 0.0, None, True)
             set_(self, "dirichlet_alpha", alpha)
-        set_(self, "dirichlet_epsilon", _number("dirichlet_epsilon", self.dirichlet_epsilon, 0, 1))
+        set_(
+            self,
+            "dirichlet_epsilon",
+            check_number("dirichlet_epsilon", self.dirichlet_epsilon, 0, 1, False),
+        )
         if not isinstance(self.gumbel, (bool, np.bool_)):
             raise ValueError(f"gumbel must be True or False, got {self.gumbel!r}")
         set_(self, "gumbel", bool(self.gumbel))
-        set_(self, "gumbel_k", _integer("gumbel_k", self.gumbel_k, 1, MAX_CHILDREN))
-        set_(self, "gumbel_scale", _number("gumbel_scale", self.gumbel_scale, 0.0))
-        set_(self, "c_visit", _number("c_visit", self.c_visit, 0.0))
-        set_(self, "c_scale", _number("c_scale", self.c_scale, 0.0))
-        set_(self, "virtual_loss", _number("virtual_loss", self.virtual_loss, 0.0))
-        set_(self, "leaves_per_tree", _integer("leaves_per_tree", self.leaves_per_tree, 1, 256))
+        set_(self, "gumbel_k", check_int("gumbel_k", self.gumbel_k, 1, MAX_CHILDREN))
+        set_(
+            self, "gumbel_scale", check_number("gumbel_scale", self.gumbel_scale, 0.0, None, False)
+        )
+        set_(self, "c_visit", check_number("c_visit", self.c_visit, 0.0, None, False))
+        set_(self, "c_scale", check_number("c_scale", self.c_scale, 0.0, None, False))
+        set_(
+            self, "virtual_loss", check_number("virtual_loss", self.virtual_loss, 0.0, None, False)
+        )
+        set_(self, "leaves_per_tree", check_int("leaves_per_tree", self.leaves_per_tree, 1, 256))
         if self.max_nodes is not None:
-            set_(self, "max_nodes", _integer("max_nodes", self.max_nodes, MIN_NODES, MAX_NODES))
+            set_(self, "max_nodes", check_int("max_nodes", self.max_nodes, MIN_NODES, MAX_NODES))
 
 
 @dataclass(frozen=True)

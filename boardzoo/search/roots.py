@@ -15,7 +15,7 @@ from typing import cast
 import numpy as np
 from numba import njit
 
-from boardzoo.search.batched_config import _integer
+from boardzoo.checks import check_int
 from boardzoo.search.select import gumbel_root_scores, improved_policy
 from boardzoo.search.tree import MAX_CHILDREN, NO_NODE, Tree
 
@@ -30,7 +30,7 @@ def seeded_generators(n: int, seeds: Sequence[int] | None) -> Generators:
         return None
     if len(seeds) != n:
         raise ValueError(f"seeds must hold one seed per root ({n}), got {len(seeds)}")
-    return [np.random.default_rng(_integer("seed", s, 0)) for s in seeds]
+    return [np.random.default_rng(check_int("seed", s, 0)) for s in seeds]
 
 
 def draw_noise(

@@ -1,8 +1,10 @@
-"""Checks of agents' constructor arguments, with one message style everywhere.
+"""Checks of the values users give (options, settings, arguments), one message style everywhere.
 
-Every failed check raises ``ValueError("<key>=<value> is not allowed: it must be <what>")``;
-:func:`boardzoo.agents.registry.make_agent` puts the agent's name in front
-(``"mcts: simulations=-5 is not allowed: it must be an integer >= 1"``).
+Every failed check raises ``ValueError("<key>=<value> is not allowed: it must be <what>")``,
+before any work starts; :func:`boardzoo.agents.registry.make_agent` puts the agent's name in
+front (``"mcts: simulations=-5 is not allowed: it must be an integer >= 1"``). The agents'
+option groups, the batched search's :class:`~boardzoo.search.batched.PUCTConfig`, the network's
+config and the training settings all check with these.
 """
 
 from __future__ import annotations
