@@ -37,7 +37,7 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
     """
     parser = _parser(cls, description)
     values = vars(parser.parse_args(argv))
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]  # (cls is a dataclass type: parse_args's contract)
         if isinstance(values[field.name], list):
             values[field.name] = tuple(values[field.name])
     if values.get("resume_folder"):
@@ -188,7 +188,7 @@ def resolve_game(args: T, board_size: int | None = None) -> T:
     options = game_options(current)
     if "board_size" in options:
         current = dataclasses.replace(current, board_size=options["board_size"])
-    return current  # type: ignore[no-any-return]
+    return current  # type: ignore[no-any-return]  # (dataclasses.replace of a T is a T)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -121,8 +121,8 @@ def _is_group(annotation: Any) -> bool:
 def spec_keys(cls: type) -> dict[str, SpecKey]:
     """Every key a spec of ``cls`` may set, in the constructor's order (a group's fields in
     their order)."""
-    hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
-    parameters = inspect.signature(cls.__init__).parameters  # type: ignore[misc]
+    hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]  # (mypy forbids reading __init__ off a class)
+    parameters = inspect.signature(cls.__init__).parameters  # type: ignore[misc]  # (the same)
     keys: dict[str, SpecKey] = {}
     for name, parameter in parameters.items():
         if name in ("self", *_NOT_FROM_TEXT) or parameter.kind in (

@@ -53,7 +53,7 @@ class Settings:
 
     def replace(self, **changes: Any) -> Any:
         """A copy with ``changes`` (checked like a new group)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]  # (every Settings subclass is a dataclass)
 
 
 def check_group(name: str, value: Any, kind: type[Settings]) -> Any:

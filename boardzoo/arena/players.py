@@ -282,7 +282,7 @@ def _error_answer(error: BaseException, seconds: float) -> Answer:
 
 def _move_answer(action: object, seconds: float) -> Answer:
     try:
-        index = operator.index(action)  # type: ignore[arg-type]
+        index = operator.index(action)  # type: ignore[arg-type]  # (any object an agent returned; TypeError caught)
     except TypeError:
         return Answer("move", action=None, seconds=seconds, text=repr(action)[:200])
     return Answer("move", action=int(index), seconds=seconds)

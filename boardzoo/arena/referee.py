@@ -209,7 +209,7 @@ def _record(
         "traceback": trace,
         "forfeit_time": forfeit_time,
     }
-    return record  # type: ignore[return-value]
+    return record  # type: ignore[return-value]  # (every GameRecord key is set above)
 
 
 def _opening_fields(settings: MatchSettings, index: int) -> dict[str, Any]:

@@ -241,7 +241,7 @@ def _match_summary(result: MatchResult, markdown: bool = False) -> list[str]:
         lines.append(starts)
     stats = result.stats
     if result.agents[0] == result.agents[1]:  # self-play: tell the two apart
-        stats = tuple(replace(s, agent=f"{s.agent} #{i + 1}") for i, s in enumerate(result.stats))  # type: ignore[assignment]
+        stats = tuple(replace(s, agent=f"{s.agent} #{i + 1}") for i, s in enumerate(result.stats))  # type: ignore[assignment]  # (a tuple of the same two stats)
     lines += _forfeit_block(forfeit_lines(stats, result.settings.time_limit), markdown)
     if result.out is not None:
         lines.append(f"Records: {result.out}")

@@ -221,7 +221,7 @@ class RecordSource:
             if index not in seen[pair]:
                 seen[pair].add(index)
                 found.append(record)
-        found.sort(key=lambda r: (order[tuple(r["agents"])], r["game_index"]))  # type: ignore[index]
+        found.sort(key=lambda r: (order[tuple(r["agents"])], r["game_index"]))  # type: ignore[index]  # (a checked record's agents are a pair)
         return tuple(found)
 
 

@@ -307,7 +307,7 @@ def settings_of(record: GameRecord) -> MatchSettings:
     return MatchSettings(
         game=record["game"],
         options=record_options(record),
-        agents=tuple(record["agents"]),  # type: ignore[arg-type]
+        agents=tuple(record["agents"]),  # type: ignore[arg-type]  # (a checked record holds two specs)
         seed=record["match_seed"],
         time_limit=record["time_limit"],
         opening_plies=record.get("opening_plies", 0),

@@ -340,7 +340,7 @@ class SequentialTest:
         lower, upper = self.settings.bounds
         return SPRTResult(
             settings=self.settings,
-            counts=tuple(self._counts),  # type: ignore[arg-type]
+            counts=tuple(self._counts),  # type: ignore[arg-type]  # (five pentanomial counts)
             llr=self._llr,
             lower=lower,
             upper=upper,

@@ -155,7 +155,7 @@ def tournament(
 
     def resumed(record: GameRecord) -> None:  # a resumed run: the totals go on from the file
         if record["game_index"] < arena.games:
-            done[tuple(record["agents"])].add(record["game_index"])  # type: ignore[index]
+            done[tuple(record["agents"])].add(record["game_index"])  # type: ignore[index]  # (a checked record's agents are a pair)
             totals.add(record)
 
     run = RecordedRun(arena, path, _belongs(settings_of_pair), on_existing=resumed)
@@ -227,7 +227,7 @@ class TournamentTotals:
 
     def add(self, record: GameRecord) -> None:
         """Count one finished game."""
-        self.matches[tuple(record["agents"])].add(record)  # type: ignore[index]
+        self.matches[tuple(record["agents"])].add(record)  # type: ignore[index]  # (the same)
         if self.kept is not None:
             self.kept.append(record)
             if self.keep is not None and len(self.kept) > self.keep:
@@ -255,7 +255,7 @@ class TournamentTotals:
         kept = None
         if self.kept is not None:
             kept = tuple(
-                sorted(self.kept, key=lambda r: (order[tuple(r["agents"])], r["game_index"]))  # type: ignore[index]
+                sorted(self.kept, key=lambda r: (order[tuple(r["agents"])], r["game_index"]))  # type: ignore[index]  # (the same)
             )
         matches = {
             pair: totals.result(

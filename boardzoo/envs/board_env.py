@@ -112,8 +112,8 @@ class BoardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._game_state = self._game_state.apply(action)  # type: ignore[arg-type]
-        self.last_action = int(action)  # type: ignore[arg-type]
+        self._game_state = self._game_state.apply(action)  # type: ignore[arg-type]  # (AECEnv's step takes ActionType; checked by apply)
+        self.last_action = int(action)  # type: ignore[arg-type]  # (the same action, legal by now)
         self._sync_with_state()
         if self.render_mode == "human":
             self.render()

@@ -330,7 +330,7 @@ _CONTRAST = 100  # least colour distance between a marker and the pieces it is d
 
 def _mix(a: Color, b: Color, t: float) -> Color:
     """The colour ``t`` of the way from ``a`` to ``b``."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]  # (a tuple of the colour's length: 3 or 4)
 
 
 def _distance(a: Color, b: Color) -> float:

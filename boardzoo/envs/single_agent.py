@@ -135,7 +135,7 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
         self.learner_color = learner_color
         self._fixed_colour = learner_side(rules.spec, learner_color)
         pool: list[Opponent] = (
-            list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]  # type: ignore[list-item]
+            list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]  # type: ignore[list-item]  # (a spec, an Agent, or a sequence of them)
         )
         if not pool:
             raise ValueError("opponent pool is empty: give at least one agent or spec")

@@ -125,7 +125,7 @@ def read_model_config(path: str | os.PathLike[str]) -> tuple[NetConfig, dict[str
             f"reads {_VERSION}"
         )
     try:
-        config = NetConfig.from_dict(document.get("config"))  # type: ignore[arg-type]
+        config = NetConfig.from_dict(document.get("config"))  # type: ignore[arg-type]  # (any JSON value: from_dict checks it)
     except (TypeError, ValueError) as error:
         raise ModelFileError(f"{json_path}: invalid network config: {error}") from None
     metadata = document.get("metadata", {})

@@ -266,7 +266,7 @@ class BatchedSearch:
                 observations, masks = self._observations[:rows], self._masks[:rows]
                 if needs_states:
                     states = self._leaf_states(forest, found)
-                    logits, values = evaluator(observations, masks, states=states)  # type: ignore[call-arg]
+                    logits, values = evaluator(observations, masks, states=states)  # type: ignore[call-arg]  # (evaluators with needs_states take states)
                 else:
                     logits, values = evaluator(observations, masks)
                 self.network_seconds += time.perf_counter() - start

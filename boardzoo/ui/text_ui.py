@@ -147,9 +147,9 @@ class TextGame:
         session = self.session
         state, player = session.state, session.mover
         self.output(f"{session.describe_player(player)} is thinking...")
-        action = int(agent.act(state))  # type: ignore[attr-defined]
+        action = int(agent.act(state))  # type: ignore[attr-defined]  # (a player object from the session: an Agent here)
         session.play(action)
-        summary = describe_search(agent)  # type: ignore[arg-type]
+        summary = describe_search(agent)  # type: ignore[arg-type]  # (the same Agent)
         detail = f": {summary}" if summary else ""
         self.output(f"{session.describe_player(player)} plays {move_name(state, action)}{detail}.")
         self.show_board()

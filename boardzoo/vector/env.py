@@ -156,7 +156,7 @@ class BoardGameVectorEnv(VectorEnv):
         **options: the game's options (``board_size=6`` for Reversi), each checked.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]  # (gymnasium's VectorEnv declares metadata without ClassVar)
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": [],
     }
