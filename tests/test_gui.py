@@ -23,7 +23,7 @@ import pytest
 
 from boardzoo.agents import Agent, MCTSAgent
 from boardzoo.agents.base import env_state
-from boardzoo.envs.rendering import marker_legend
+from boardzoo.envs.board_geometry import marker_legend
 from boardzoo.games import ReversiState, TicTacToeState
 from boardzoo.games.catalog import make_game
 from boardzoo.games.connect_four import ConnectFourState

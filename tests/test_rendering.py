@@ -9,7 +9,9 @@ import numpy as np
 import pygame
 import pytest
 
-from boardzoo.envs.rendering import BoardGeometry, BoardRenderer, ansi_board
+from boardzoo.envs.board_geometry import BoardGeometry
+from boardzoo.envs.pygame_render import BoardRenderer
+from boardzoo.envs.text_render import ansi_board
 from boardzoo.games import ReversiState, TicTacToeState, action_name, parse_action
 from boardzoo.games.catalog import GAME_NAMES, make_game
 from boardzoo.games.connect_four import ConnectFourState

@@ -13,7 +13,7 @@ import pygame
 import pytest
 from PIL import Image
 
-from boardzoo.envs.rendering import BoardGeometry
+from boardzoo.envs.board_geometry import BoardGeometry
 from boardzoo.games import ReversiState
 from boardzoo.games.connect_four import ConnectFourState
 from boardzoo.ui import ReplayError, parse_record, replay_frames, replay_game, write_gif

@@ -1,7 +1,7 @@
 """Rendering as an env needs it: one object shared by the AEC and the single-agent envs.
 
 Any catalog game's state can be drawn: the pictures read only its contract (see
-:mod:`boardzoo.envs.rendering`).
+:mod:`boardzoo.envs.text_render` and :mod:`boardzoo.envs.pygame_render`).
 
 It checks the render mode, answers ``"ansi"`` with text, opens a pygame :class:`BoardRenderer`
 only on the first ``"human"`` / ``"rgb_array"`` render, and pickles without its window (a copy
@@ -15,7 +15,8 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 
-from boardzoo.envs.rendering import BoardRenderer, ansi_board
+from boardzoo.envs.pygame_render import BoardRenderer
+from boardzoo.envs.text_render import ansi_board
 from boardzoo.games.state import BoardState
 
 RENDER_MODES = ("human", "rgb_array", "ansi")

@@ -4,12 +4,13 @@
     run_gui("tictactoe", ("mcts", "human"), analysis=True)
     run_gui("connect_four", ("human", "alphabeta"))
 
-The board is drawn by the envs' :class:`~boardzoo.envs.rendering.BoardRenderer` (legal-move rings,
-last-move marker, piece counts and whose turn it is); this module composes on top of that picture:
-an outline of the square a click would fill, the AI's analysis, a game-over banner and a panel
-below the board with messages, a Pass button (in games with passes) and a progress indicator
-while the AI thinks. Everything about the game comes from its contract: a click on a square
-plays ``game.square_action(row, col)`` (in Connect Four, anywhere in a column drops a disc in it).
+The board is drawn by the envs' :class:`~boardzoo.envs.pygame_render.BoardRenderer`
+(legal-move rings, last-move marker, piece counts and whose turn it is); this module composes on
+top of that picture: an outline of the square a click would fill, the AI's analysis, a game-over
+banner and a panel below the board with messages, a Pass button (in games with passes) and a
+progress indicator while the AI thinks. Everything about the game comes from its contract: a
+click on a square plays ``game.square_action(row, col)`` (in Connect Four, anywhere in a column
+drops a disc in it).
 
 Controls: click a square to move, **N** new game, **U** undo (back to your previous turn),
 **A** show or hide the AI's analysis, **P** pass, **Esc** or **Q** quit.
@@ -43,7 +44,6 @@ forever for a click).
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -51,9 +51,10 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from boardzoo.agents.base import Agent
-from boardzoo.envs.rendering import BoardRenderer, hint_clearance, marker_legend
+from boardzoo.envs.board_geometry import hint_clearance, marker_legend
+from boardzoo.envs.pygame_render import BoardRenderer, import_pygame
 from boardzoo.games.state import BoardState
-from boardzoo.ui.display import NoDisplayError, display_problem, headless_driver
+from boardzoo.ui.display import NoDisplayError, display_problem
 from boardzoo.ui.players import (
     GameSession,
     PlayerSpec,
@@ -63,6 +64,7 @@ from boardzoo.ui.players import (
     result_text,
     why_illegal,
 )
+from boardzoo.ui.window import WindowLoop
 
 __all__ = ["GameWindow", "run_gui"]
 
@@ -90,14 +92,6 @@ def _value_colour(value: float) -> Color:
     if value <= 0.45:
         return _LOSS
     return _ACCENT
-
-
-def _import_pygame() -> Any:
-    """pygame (pygame-ce), imported without its banner."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    return pygame
 
 
 class _BackgroundJob:
@@ -193,10 +187,9 @@ class GameWindow:
     ) -> None:
         self.session = GameSession.create(game, players, options=options, seed=seed)
         self.analysis = analysis
-        self.fps = fps
         self.watch_delay = watch_delay
         self.renderer = BoardRenderer("rgb_array", screen_size=screen_size, game=self.session.game)
-        self.pg = _import_pygame()
+        self.pg = import_pygame()
         self.geometry = self.renderer.geometry
         width, board_height = self.renderer.window_size
         self._panel_main = max(54, screen_size // 8)  # the status and players lines
@@ -206,10 +199,8 @@ class GameWindow:
         self.panel_top = board_height
         self.message = ""
         self.messages: list[str] = []
-        self.frames = 0
         self.thinking_frames = 0
         self.banner_frames = 0
-        self.running = True
         self._message_error = False
         self._message_time = -math.inf
         self._generation = 0
@@ -219,9 +210,10 @@ class GameWindow:
         self._board_surface: Any = None
         self._board_key: tuple[int, int] | None = None
         self._fonts: dict[int, Any] = {}
-        self._owns_display = False
-        self._screen = self._open_window()
-        self._clock = self.pg.time.Clock()
+        names, labels = self.session.names, self.session.labels
+        caption = f"boardzoo {game_title(self.session.game)}: {names[0]} {labels[0]} vs "
+        self.loop = WindowLoop(self.size, f"{caption}{names[1]} {labels[1]}", fps)
+        self._screen = self.loop.screen
         self._prepare: _PrepareJob | None = None
         waiting = self.session.unprepared()
         if waiting:  # compile or load in the background, the window drawing meanwhile
@@ -232,27 +224,24 @@ class GameWindow:
 
     # --- window ---------------------------------------------------------------------------------
 
-    def _open_window(self) -> Any:
-        pg = self.pg
-        if not pg.display.get_init():
-            pg.display.init()
-            self._owns_display = True
-        if not pg.font.get_init():
-            pg.font.init()
-        screen = pg.display.set_mode(self.size)
-        names, labels = self.session.names, self.session.labels
-        title = game_title(self.session.game)
-        pg.display.set_caption(
-            f"boardzoo {title}: {names[0]} {labels[0]} vs {names[1]} {labels[1]}"
-        )
-        return screen
+    @property
+    def running(self) -> bool:
+        """Whether the window is open and running (false once it is closing)."""
+        return self.loop.running
+
+    @property
+    def fps(self) -> int:
+        """The most frames drawn a second."""
+        return self.loop.fps
+
+    @property
+    def frames(self) -> int:
+        """Frames drawn so far."""
+        return self.loop.frames
 
     def close(self) -> None:
         """Close the window. A search still running finishes in the background, unused."""
-        if self._owns_display and self.pg.display.get_init():
-            self.pg.display.quit()
-        self._owns_display = False
-        self.running = False
+        self.loop.close()
         self.renderer.close()
 
     def _font(self, size: int) -> Any:
@@ -269,45 +258,34 @@ class GameWindow:
         ``dummy`` or ``offscreen`` driver it is closed again and :class:`NoDisplayError` raised,
         rather than waiting forever for events that cannot come.
         """
-        driver = headless_driver(self.pg)
-        if max_frames is None and driver is not None:
-            self.close()
-            raise NoDisplayError(f"no display: SDL found none and runs its {driver!r} driver")
-        try:
-            while self.running and (max_frames is None or self.frames < max_frames):
-                self.step()
-        finally:
-            self.close()
+        self.loop.run(self, max_frames)
         return self.session.state
 
     def step(self) -> bool:
         """Handle pending events, move the game on, draw one frame; ``False`` once closing."""
-        for event in self.pg.event.get():
-            self.handle_event(event)
-            if not self.running:
-                return False
+        return self.loop.step(self)
+
+    def update(self) -> None:
+        """Move the game on by a frame: collect a finished search or start one."""
         self._update_ai()
+
+    def draw_frame(self) -> bool:
+        """Draw the whole window for the loop (which then flips it)."""
         self.draw()
-        self.pg.display.flip()
-        self._clock.tick(self.fps)
-        self.frames += 1
-        return self.running
+        return True
 
     def handle_event(self, event: Any) -> None:
-        """React to one pygame event (a click, a key, closing the window)."""
+        """React to one pygame event: a click or a key (:class:`~boardzoo.ui.window.WindowLoop`
+        handles closing the window, Esc and Q)."""
         pg = self.pg
-        if event.type == pg.QUIT:
-            self.running = False
-        elif event.type == pg.KEYDOWN:
+        if event.type == pg.KEYDOWN:
             self._key(event.key)
         elif event.type == pg.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
             self.click(event.pos)
 
     def _key(self, key: int) -> None:
         pg = self.pg
-        if key in (pg.K_ESCAPE, pg.K_q):
-            self.running = False
-        elif key == pg.K_n:
+        if key == pg.K_n:
             self.new_game()
         elif key == pg.K_u:
             self.undo()

@@ -25,11 +25,13 @@ from typing import Any
 import numpy as np
 
 from boardzoo.arena.records import record_game
-from boardzoo.envs.rendering import BoardRenderer, ansi_board
+from boardzoo.envs.pygame_render import BoardRenderer, import_pygame
+from boardzoo.envs.text_render import ansi_board
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.ui.display import NoDisplayError, display_problem, headless_driver
+from boardzoo.ui.display import NoDisplayError, display_problem
 from boardzoo.ui.players import game_title, move_name, parse_move, result_text, side_names
+from boardzoo.ui.window import WindowLoop
 
 __all__ = [
     "RecordedGame",
@@ -154,20 +156,13 @@ def _illegal(state: BoardState, action: int, move: object, number: int) -> str:
 # --- pictures ---------------------------------------------------------------------------------
 
 
-def _pygame() -> Any:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    return pygame
-
-
 class _Framer:
     """Draws position ``ply`` of a game: the renderer's picture and a caption strip below."""
 
     def __init__(self, game: RecordedGame, screen_size: int) -> None:
         self.game = game
         self.renderer = BoardRenderer("rgb_array", screen_size=screen_size, game=game.game)
-        self.pg = _pygame()
+        self.pg = import_pygame()
         width, height = self.renderer.window_size
         self.strip = max(22, screen_size // 14)
         self.size = (width, height + self.strip)
@@ -287,46 +282,52 @@ class ReplayWindow:
         self.pg = self.framer.pg
         self.ply = 0
         self.paused = False
-        self.running = True
-        self.frames = 0
         self._shown_at = time.perf_counter()
-        self._owns_display = not self.pg.display.get_init()
-        if self._owns_display:
-            self.pg.display.init()
-        self.screen = self.pg.display.set_mode(self.framer.size)
-        self.pg.display.set_caption(f"boardzoo replay: {game_title(game.game)}")
-        self._clock = self.pg.time.Clock()
+        caption = f"boardzoo replay: {game_title(game.game)}"
+        self.loop = WindowLoop(self.framer.size, caption, fps=30)
         self._drawn: int | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the window is open and running (false once it is closing)."""
+        return self.loop.running
+
+    @property
+    def frames(self) -> int:
+        """Frames drawn so far."""
+        return self.loop.frames
 
     def step(self) -> bool:
         """Handle events, advance when it is time, draw; ``False`` once the replay is over."""
-        pg = self.pg
-        for event in pg.event.get():
-            if event.type == pg.QUIT:
-                self.running = False
-            elif event.type == pg.KEYDOWN:
-                self._key(event.key)
+        return self.loop.step(self)
+
+    def handle_event(self, event: Any) -> None:
+        """The replay's keys (:class:`~boardzoo.ui.window.WindowLoop` handles closing)."""
+        if event.type == self.pg.KEYDOWN:
+            self._key(event.key)
+
+    def update(self) -> None:
+        """Show the next position when its time has come; stop at the end without ``hold``."""
         last = len(self.game.states) - 1
         now = time.perf_counter()
         if not self.paused and now - self._shown_at >= self.delay:
             if self.ply < last:
                 self._go(self.ply + 1)
             elif not self.hold:
-                self.running = False
-        if self._drawn != self.ply:
-            self.framer.draw(self.screen, self.ply)
-            self._drawn = self.ply
-            pg.display.flip()
-        self._clock.tick(30)
-        self.frames += 1
-        return self.running
+                self.loop.running = False
+
+    def draw_frame(self) -> bool:
+        """Draw the position when it changed; ``True`` then (the loop flips the window)."""
+        if self._drawn == self.ply:
+            return False
+        self.framer.draw(self.loop.screen, self.ply)
+        self._drawn = self.ply
+        return True
 
     def _key(self, key: int) -> None:
         pg = self.pg
         last = len(self.game.states) - 1
-        if key in (pg.K_ESCAPE, pg.K_q):
-            self.running = False
-        elif key == pg.K_SPACE:
+        if key == pg.K_SPACE:
             self.paused = not self.paused
         elif key == pg.K_RIGHT:
             self._go(min(last, self.ply + 1))
@@ -347,22 +348,13 @@ class ReplayWindow:
         Without ``max_frames``, under SDL's ``dummy`` or ``offscreen`` driver (no window anyone
         can see or close) the window is closed again and :class:`NoDisplayError` raised.
         """
-        driver = headless_driver(self.pg)
-        if max_frames is None and driver is not None:
-            self.close()
-            raise NoDisplayError(f"no display: SDL found none and runs its {driver!r} driver")
-        try:
-            while self.running and (max_frames is None or self.frames < max_frames):
-                self.step()
-        finally:
-            self.close()
+        self.loop.run(self, max_frames)
         return self.game.states[self.ply]
 
     def close(self) -> None:
+        """Close the window; safe to call twice."""
         self.framer.close()
-        if self._owns_display and self.pg.display.get_init():
-            self.pg.display.quit()
-        self._owns_display = False
+        self.loop.close()
 
 
 def replay_game(

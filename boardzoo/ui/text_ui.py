@@ -3,7 +3,7 @@
     run_text_ui("reversi", ("human", "mcts:time_limit=1"), options={"board_size": 6})
     run_text_ui("connect_four", ("human", "alphabeta"))
 
-The board is printed with coordinates (:func:`~boardzoo.envs.rendering.ansi_board`); the start
+The board is printed with coordinates (:func:`~boardzoo.envs.text_render.ansi_board`); the start
 and ``help`` explain its symbols (which side is which, ``*`` for a legal move, lower case for the
 piece just placed). Type a move by its name (``d3`` or ``pass`` in Reversi, ``b2`` in TicTacToe,
 a column ``a``-``g`` in Connect Four; the prompt lists the legal ones) or its number, or a
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from boardzoo.envs.rendering import ansi_board, ansi_key
+from boardzoo.envs.text_render import ansi_board, ansi_key
 from boardzoo.games.state import BoardState
 from boardzoo.ui.players import (
     GameSession,
