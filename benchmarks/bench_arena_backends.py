@@ -163,7 +163,7 @@ def record_append_seconds(record: GameRecord, calls: int, folder: str | None) ->
     """Seconds of one :meth:`RecordWriter.append` (write, flush, fsync): median and 90th
     percentile; and the median of the same line written and flushed without the fsync."""
     from boardzoo.arena import RecordWriter
-    from boardzoo.arena.records import record_line
+    from boardzoo.arena.record_writing import record_line
 
     with tempfile.TemporaryDirectory(dir=folder) as where:
         with RecordWriter(Path(where) / "bench.jsonl") as writer:

@@ -27,6 +27,7 @@ from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount, seed_rng
 from boardzoo.games.catalog import all_games, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
+from boardzoo.games.state import BoardState
 
 # Perft counts known from outside the code: the depth measured and its leaf count, by game and
 # options. Reversi 8x8 perft(9) is the published 3,005,288 (a forced pass is a ply). TicTacToe
@@ -101,15 +102,26 @@ def _compiled(game: Game) -> dict[str, Any]:
     return specialise((perft_kernel, playouts_kernel), game.kernels)
 
 
-def _start(game: Game) -> tuple[np.uint64, np.uint64, int]:
-    state = game.initial_state()
+def _position(game: Game, state: BoardState | None) -> tuple[np.uint64, np.uint64, int]:
+    if state is None:
+        state = game.initial_state()
     s0, s1 = state.bitboards()
     return np.uint64(s0), np.uint64(s1), state.current_player
 
 
-def perft(game: Game, depth: int) -> int:
-    """Perft of ``game`` from its start position, on its compiled kernels."""
-    s0, s1, player = _start(game)
+def perft(game: Game, depth: int, state: BoardState | None = None) -> int:
+    """Perft of ``game``: the leaf count of its game tree ``depth`` plies deep, on its compiled
+    kernels (the game contract's ``placements``, ``place`` and ``outcome``).
+
+    A forced pass is a ply, and a finished game reached before ``depth`` counts as one leaf.
+    This is the library's one perft, for every catalog game.
+
+    Args:
+        game: the game (with its options: Reversi's board size).
+        depth: plies; ``0`` gives 1.
+        state: the position to count from (a state of ``game``); its start position if omitted.
+    """
+    s0, s1, player = _position(game, state)
     return int(_compiled(game)["perft_kernel"](s0, s1, player, game.params, depth))
 
 
@@ -144,7 +156,7 @@ def perft_figure(game: Game, repeats: int) -> tuple[int, int, float]:
 
 def game_playouts_per_second(game: Game, count: int, repeats: int) -> float:
     """Median random playouts per second of ``game`` from its start, compiled, one core."""
-    s0, s1, player = _start(game)
+    s0, s1, player = _position(game, None)
     run = _compiled(game)["playouts_kernel"]
     seeds = iter(range(10_000))
     seconds = median_time(

@@ -27,7 +27,7 @@ from boardzoo.arena import (
     without_timing,
 )
 from boardzoo.arena.progress import MatchProgress
-from boardzoo.arena.records import IndexSet, RecordStream, scan_records
+from boardzoo.arena.record_reading import IndexSet, RecordStream, scan_records
 from boardzoo.arena.tournament import summarize_tournament
 
 KIB = 1024

@@ -44,9 +44,9 @@ def _top_level_arena_imports(tree: ast.Module) -> set[str]:
 
 def test_the_arena_is_split_into_modules_with_one_job_each():
     expected = {
-        "backends", "game_worker", "match", "openings", "players", "progress", "ratings",
-        "ray_backend", "records", "referee", "report", "results", "runner", "seeds", "settings",
-        "sprt", "tournament",
+        "agent_identity", "backends", "game_worker", "match", "openings", "players", "progress",
+        "ratings", "ray_backend", "record_reading", "record_schema", "record_writing",
+        "referee", "report", "results", "runner", "seeds", "settings", "sprt", "tournament",
     }  # fmt: skip
     assert {name.rsplit(".", 1)[1] for name in _modules()} == expected
     too_long = {
@@ -54,6 +54,14 @@ def test_the_arena_is_split_into_modules_with_one_job_each():
         for name in _modules()
     }
     assert max(too_long.values()) < 700, too_long
+    # Over 400 lines only where the module still does one job (named here).
+    one_job = {
+        "players": "asking an agent for moves, in this process or its own",
+        "report": "the tables, CSV and plots of results",
+        "results": "results and totals computed from records",
+    }
+    long = {name.rsplit(".", 1)[1] for name, lines in too_long.items() if lines > 400}
+    assert long <= set(one_job), long - set(one_job)
 
 
 def test_no_import_hides_inside_a_function():

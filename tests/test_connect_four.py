@@ -27,6 +27,7 @@ from pettingzoo.classic import connect_four_v3
 from pettingzoo.test import api_test, render_test, seed_test
 
 import boardzoo  # noqa: F401 (registers the ids)
+from boardzoo.bench import perft
 from boardzoo.envs import connect_four_v0
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
 from boardzoo.games import IllegalMoveError
@@ -118,9 +119,9 @@ def test_reference_perft(depth):
 
 
 @pytest.mark.parametrize("depth", range(10))
-def test_compiled_perft(depth):
+def test_library_perft(depth):
     expected = (*PERFT, *REFERENCE_PERFT_8_9)[depth]
-    assert kernels.perft(u64(0), u64(0), 0, depth) == expected
+    assert perft(GAME, depth) == expected
 
 
 @pytest.mark.parametrize("depth", range(6))
@@ -136,11 +137,9 @@ def test_distinct_positions_after_n_plies_match_oeis_a212693():
         assert len(level) == expected, plies
 
 
-def test_compiled_perft_matches_the_public_api_from_random_positions():
+def test_library_perft_matches_the_public_api_from_random_positions():
     for state in random_states(seed=8, games=3)[::5]:
-        red, yellow = state.bitboards()
-        player = state.current_player
-        assert kernels.perft(u64(red), u64(yellow), player, 3) == state_perft(state, 3)
+        assert perft(GAME, 3, state) == state_perft(state, 3)
 
 
 # --- PettingZoo's connect_four_v3, move for move -----------------------------------------------

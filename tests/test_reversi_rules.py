@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from reference_reversi import RefGame, board_text, parse_board
 from reference_reversi import perft as reference_perft
 
+from boardzoo.bench import perft
 from boardzoo.games import (
     BOARD_SIZES,
     GameState,
@@ -25,7 +26,7 @@ from boardzoo.games import (
     action_name,
     parse_action,
 )
-from boardzoo.games import reversi_kernels as kernels
+from boardzoo.games.catalog import make_game
 
 # Published Reversi/Othello perft counts from the standard 8x8 start (a pass counts as a ply).
 PERFT_8X8 = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288]
@@ -66,9 +67,9 @@ def api_perft(state: ReversiState, depth: int) -> int:
     return sum(api_perft(state.apply(a), depth - 1) for a in state.legal_actions())
 
 
-def kernel_perft(size: int, depth: int) -> int:
-    start = ReversiState.initial(size)
-    return int(kernels.perft(start.black, start.white, kernels.valid_mask(size), depth))
+def library_perft(size: int, depth: int) -> int:
+    """The library's perft (:func:`boardzoo.bench.perft`, on the compiled kernels)."""
+    return perft(make_game("reversi", board_size=size), depth)
 
 
 def assert_same_position(state: ReversiState, ref: RefGame) -> None:
@@ -99,8 +100,8 @@ def test_perft_8x8_through_public_api(depth):
     assert api_perft(ReversiState.initial(8), depth) == PERFT_8X8[depth - 1]
 
 
-def test_perft_8x8_through_kernel():
-    counts = [kernel_perft(8, depth) for depth in range(1, 10)]
+def test_library_perft_8x8_is_the_published_count():
+    counts = [library_perft(8, depth) for depth in range(1, 10)]
     assert counts == PERFT_8X8
 
 
@@ -110,34 +111,34 @@ def test_perft_8x8_reference_implementation():
 
 
 @pytest.mark.parametrize(("size", "depths"), [(4, range(1, 12)), (6, range(1, 7))])
-def test_perft_public_api_equals_kernel_on_small_boards(size, depths):
+def test_perft_public_api_equals_library_on_small_boards(size, depths):
     start = ReversiState.initial(size)
     for depth in depths:
-        assert api_perft(start, depth) == kernel_perft(size, depth), depth
+        assert api_perft(start, depth) == library_perft(size, depth), depth
 
 
-def test_perft_4x4_whole_game_tree_public_api_equals_kernel():
+def test_perft_4x4_whole_game_tree_public_api_equals_library():
     # Deep enough that every 4x4 game has ended: the count no longer grows with the depth.
-    assert kernel_perft(4, 24) == kernel_perft(4, 30)
-    assert api_perft(ReversiState.initial(4), 30) == kernel_perft(4, 30)
+    assert library_perft(4, 24) == library_perft(4, 30)
+    assert api_perft(ReversiState.initial(4), 30) == library_perft(4, 30)
 
 
 @pytest.mark.parametrize(("size", "max_depth"), [(4, 9), (6, 5)])
-def test_perft_reference_equals_kernel_on_small_boards(size, max_depth):
+def test_perft_reference_equals_library_on_small_boards(size, max_depth):
     # 4x4 depth 7+ includes passes and finished games (the shortest 4x4 game is 7 plies).
     start = RefGame.start(size)
     for depth in range(1, max_depth + 1):
-        assert reference_perft(start, depth) == kernel_perft(size, depth), depth
+        assert reference_perft(start, depth) == library_perft(size, depth), depth
 
 
 def test_perft_small_board_known_values():
     # From the symmetric start, the first two plies are the same on every board size.
     for size in BOARD_SIZES:
-        assert [kernel_perft(size, d) for d in (1, 2)] == [4, 12]
+        assert [library_perft(size, d) for d in (1, 2)] == [4, 12]
     # The 4x4 board runs out of room at ply 3, the 6x6 at ply 5, the 8x8 (56, 1396) does not.
-    assert kernel_perft(4, 3) == 44
-    assert kernel_perft(6, 3) == 56
-    assert kernel_perft(6, 5) == 1364
+    assert library_perft(4, 3) == 44
+    assert library_perft(6, 3) == 56
+    assert library_perft(6, 5) == 1364
 
 
 # --- start positions ----------------------------------------------------------------------------

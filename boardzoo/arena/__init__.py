@@ -23,6 +23,13 @@ soon as a sequential probability ratio test on its game pairs decides (``sprt="e
 :mod:`boardzoo.arena.sprt`).
 """
 
+from boardzoo.arena.agent_identity import (
+    AgentNotPicklableError,
+    PackedAgent,
+    agent_config,
+    agent_label,
+    pack_agent,
+)
 from boardzoo.arena.backends import Backend, LocalBackend, make_backend
 from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
 from boardzoo.arena.match import play_match
@@ -34,18 +41,7 @@ from boardzoo.arena.openings import (
     opening_text,
     parse_opening,
 )
-from boardzoo.arena.players import (
-    SETUP_TIMEOUT,
-    AgentNotPicklableError,
-    Answer,
-    LocalPlayer,
-    PackedAgent,
-    Player,
-    ProcessPlayer,
-    agent_config,
-    agent_label,
-    pack_agent,
-)
+from boardzoo.arena.players import SETUP_TIMEOUT, Answer, LocalPlayer, Player, ProcessPlayer
 from boardzoo.arena.ratings import (
     ELO_CLIP,
     EloFit,
@@ -57,19 +53,18 @@ from boardzoo.arena.ratings import (
     score_interval,
     wilson_interval,
 )
-from boardzoo.arena.records import (
+from boardzoo.arena.record_reading import find_game, read_records
+from boardzoo.arena.record_schema import (
     RECORD_FORMAT,
     GameRecord,
     MatchSettingsError,
     RecordError,
     RecordWarning,
-    RecordWriter,
-    find_game,
-    read_records,
     record_game,
     record_options,
     without_timing,
 )
+from boardzoo.arena.record_writing import RecordWriter
 from boardzoo.arena.referee import FORFEIT_REASONS, MAX_ILLEGAL, play_game
 from boardzoo.arena.report import (
     forfeit_lines,

@@ -23,7 +23,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from boardzoo.agents.base import Agent
 from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
-from boardzoo.arena.records import GameRecord
+from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.settings import ArenaSettings, GameTask
 
 __all__ = ["MAX_REPLAYS", "Backend", "GameWorker", "LocalBackend", "make_backend"]

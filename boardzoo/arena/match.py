@@ -15,9 +15,10 @@ from typing import Any
 
 from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
-from boardzoo.arena.players import PackedAgent, agent_config, pack_agent
+from boardzoo.arena.agent_identity import PackedAgent, agent_config, pack_agent
 from boardzoo.arena.progress import MatchProgress
-from boardzoo.arena.records import GameRecord, IndexSet
+from boardzoo.arena.record_reading import IndexSet
+from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.results import MatchResult, MatchTotals, RecordSource
 from boardzoo.arena.runner import RecordedRun
 from boardzoo.arena.settings import ArenaSettings, GameTask, make_settings, match_options

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from boardzoo.arena.records import GameRecord
+from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.settings import MatchSettings
 from boardzoo.arena.sprt import SequentialTest
 

@@ -38,7 +38,7 @@ except ImportError as error:  # the optional dependency is missing: say how to g
     ) from error
 
 from boardzoo.arena.backends import MAX_REPLAYS, Backend, GameWorker
-from boardzoo.arena.records import GameRecord
+from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.settings import GameTask
 
 __all__ = ["MAX_REPLAYS", "WORKER_LOST", "RayBackend", "join_ray"]

@@ -32,7 +32,7 @@ import numpy as np
 
 import boardzoo
 from boardzoo.arena.players import Answer, Player
-from boardzoo.arena.records import RECORD_FORMAT, GameRecord
+from boardzoo.arena.record_schema import RECORD_FORMAT, GameRecord
 from boardzoo.arena.seeds import derive_seed, game_seed
 from boardzoo.arena.settings import MatchSettings
 from boardzoo.games.spec import Game
@@ -90,7 +90,7 @@ def play_game(
         configs: the agents' configurations, copied into the record.
 
     Returns:
-        The finished game's record (see :mod:`boardzoo.arena.records`).
+        The finished game's record (see :mod:`boardzoo.arena.record_schema`).
     """
     seed = game_seed(settings.seed, index)
     agent_seeds = [derive_seed(seed, 1), derive_seed(seed, 2)]

@@ -1,7 +1,7 @@
 """What matches and tournaments come to: tallies, each agent's statistics, forfeits, ratings.
 
-Everything here is computed from game records (:mod:`boardzoo.arena.records`) alone, so a result
-can be rebuilt from a record file at any time (``boardzoo report``).
+Everything here is computed from game records (:mod:`boardzoo.arena.record_schema`) alone, so a
+result can be rebuilt from a record file at any time (``boardzoo report``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 from boardzoo.arena.openings import OpeningSuite
 from boardzoo.arena.ratings import EloFit, elo_interval, score_interval
-from boardzoo.arena.records import GameRecord, IndexSet, RecordStream
+from boardzoo.arena.record_reading import IndexSet, RecordStream
+from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.referee import FORFEIT_REASONS
 from boardzoo.arena.settings import MatchSettings, settings_of
 from boardzoo.arena.sprt import SPRT, SequentialTest, SPRTResult, parse_sprt

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from boardzoo.arena.backends import Backend, make_backend
 from boardzoo.arena.progress import ProgressBar
-from boardzoo.arena.records import GameRecord, RecordWriter, open_records
+from boardzoo.arena.record_schema import GameRecord
+from boardzoo.arena.record_writing import RecordWriter, open_records
 from boardzoo.arena.settings import ArenaSettings, GameTask
 
 __all__ = ["RecordedRun", "run_games"]

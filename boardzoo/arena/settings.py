@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.base import Agent
+from boardzoo.arena.agent_identity import PackedAgent, agent_label
 from boardzoo.arena.openings import OpeningsSource, OpeningSuite, match_openings
-from boardzoo.arena.players import SETUP_TIMEOUT, PackedAgent, agent_label
-from boardzoo.arena.records import GameRecord, record_options
+from boardzoo.arena.players import SETUP_TIMEOUT
+from boardzoo.arena.record_schema import GameRecord, record_options
 from boardzoo.arena.sprt import SPRT, parse_sprt
 from boardzoo.games.catalog import get_game, make_game
 from boardzoo.games.spec import Game

@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.arena.agent_identity import agent_config, agent_label
 from boardzoo.arena.match import check_specs
-from boardzoo.arena.players import agent_config, agent_label
 from boardzoo.arena.progress import TournamentProgress
 from boardzoo.arena.ratings import fit_elo_totals
-from boardzoo.arena.records import GameRecord, IndexSet
+from boardzoo.arena.record_reading import IndexSet
+from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.report import plot_ratings, ratings_csv, render_tournament
 from boardzoo.arena.results import (
     AgentStats,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import re
 
-from boardzoo.arena.records import MatchSettingsError
+from boardzoo.arena.record_schema import MatchSettingsError
 
 
 class UserError(Exception):

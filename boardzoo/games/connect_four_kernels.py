@@ -1,5 +1,5 @@
-"""Compiled Connect Four kernels: the game contract's functions (see :mod:`boardzoo.games.spec`),
-the line test they share, and :func:`perft`.
+"""Compiled Connect Four kernels: the game contract's functions (see :mod:`boardzoo.games.spec`)
+and the line test they share (perft runs on them: :func:`boardzoo.bench.perft`).
 
 Layout (:mod:`boardzoo.games.connect_four`): bit ``col * 7 + r`` is the cell of column ``col`` at
 height ``r`` (0 the bottom); bit ``col * 7 + 6`` is a sentinel that is never set, so lines found
@@ -225,44 +225,3 @@ def greedy_score(s0, s1, player, cell, params):
     if above and has_four(opp | above):
         return 0  # the opponent would win on the cell this drop opens
     return 1 + COLS // 2 - abs(cell // HEIGHT - COLS // 2)
-
-
-@njit("b1(u8, u8)", cache=True, nogil=True, inline="always")
-def _over(s0, s1):
-    return has_four(s0) or has_four(s1) or (s0 | s1) == C4_BOARD
-
-
-@njit("i8(u8, u8, i8, i8)", cache=True, nogil=True)
-def perft(s0, s1, player, depth):
-    """The number of move sequences of ``depth`` plies from here; a finished game is one leaf.
-
-    Depth first with an explicit stack (numba's cache does not keep recursive functions).
-    """
-    if depth <= 0 or _over(s0, s1):
-        return 1
-    first = np.empty(depth, dtype=np.uint64)  # per ply: player 0's discs, player 1's discs,
-    second = np.empty(depth, dtype=np.uint64)  # the player to move and the moves left to try
-    movers = np.empty(depth, dtype=np.int64)
-    moves = np.empty(depth, dtype=np.uint64)
-    first[0], second[0], movers[0], moves[0] = s0, s1, player, landing_cells(s0, s1)
-    total = 0
-    ply = 0
-    while ply >= 0:
-        left = moves[ply]
-        if left == U0:
-            ply -= 1
-            continue
-        bit = left & (~left + U1)
-        moves[ply] = left ^ bit
-        a, b = first[ply], second[ply]
-        if movers[ply] == 0:
-            a |= bit
-        else:
-            b |= bit
-        if ply + 1 == depth or _over(a, b):
-            total += 1
-            continue
-        ply += 1
-        first[ply], second[ply], movers[ply] = a, b, 1 - movers[ply - 1]
-        moves[ply] = landing_cells(a, b)
-    return total

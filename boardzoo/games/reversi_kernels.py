@@ -128,31 +128,6 @@ def play(own, opp, valid, square):
     return opp, own, legal_moves(opp, own, valid), legal_moves(own, opp, valid)
 
 
-@njit("i8(u8, u8, u8, i8)", cache=True, nogil=True)
-def perft(own, opp, valid, depth):
-    """Leaf count of the game tree ``depth`` plies deep; a forced pass is a ply.
-
-    A finished game reached before ``depth`` counts as one leaf.
-    """
-    moves = legal_moves(own, opp, valid)
-    if depth == 1:
-        if moves:
-            return np.int64(popcount(moves))
-        return 1  # a pass, or the end of the game: either way one leaf
-    if not moves:
-        if not legal_moves(opp, own, valid):
-            return 1
-        return perft(opp, own, valid, depth - 1)
-    total = 0
-    while moves:
-        move = moves & (~moves + U1)  # lowest set bit
-        moves ^= move
-        square = np.int64(popcount(move - U1))
-        flipped = flips(own, opp, square)
-        total += perft(opp & ~flipped, own | flipped | move, valid, depth - 1)
-    return total
-
-
 @njit("Tuple((i8, u8))(u8, u8, u8, u8)", cache=True, nogil=True)
 def random_playout(own, opp, valid, rng):
     """Play uniformly random legal moves to the end of the game.

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.arena.records import record_game
+from boardzoo.arena.record_schema import record_game
 from boardzoo.envs.pygame_render import BoardRenderer, import_pygame
 from boardzoo.envs.text_render import ansi_board
 from boardzoo.games.spec import Game
