@@ -290,7 +290,14 @@ def fit_elo_totals(
     Args:
         totals: ``(agent_a, agent_b, games, points_of_a)`` items (a pair may come several
             times: its items add up).
-        agents, anchor, anchor_rating, confidence, prior_draws: as for :func:`fit_elo`.
+        agents: the agents to rate, as for :func:`fit_elo`.
+        anchor: the agent whose rating is fixed, as for :func:`fit_elo`.
+        anchor_rating: its rating.
+        confidence: coverage of the intervals.
+        prior_draws: virtual draws added to each pair that played, as for :func:`fit_elo`.
+
+    Returns:
+        An :class:`EloFit`, the same as :func:`fit_elo` of the games these totals sum up.
 
     Raises:
         ValueError: as :func:`fit_elo`; also points outside ``[0, games]``.
