@@ -76,6 +76,20 @@ def test_help_lists_the_commands():
         ),
         (("demo", "--game", "connect_four", "--size", "4"), ["connect_four has none"]),
         (("demo", "--size", "5"), ["invalid choice: 5"]),
+        (
+            ("arena", "tictactoe", "random", "greedy", "--option", "board_size=4"),
+            ["--option board_size", "tictactoe has no", "(its options: none)"],
+        ),
+        (
+            ("arena", "reversi", "random", "greedy", "--option", "size=4"),
+            ["--option size", "(its options: board_size)"],
+        ),
+        (("demo", "--game", "reversi", "--option", "board_size"), ["write NAME=VALUE"]),
+        (("demo", "--game", "reversi", "--option", "board_size=5"), ["one of [4, 6, 8], got 5"]),
+        (
+            ("demo", "--game", "reversi", "--size", "4", "--option", "board_size=6"),
+            ["board_size is given twice"],
+        ),
         (("play", "checkers"), ["invalid choice: 'checkers'"]),
     ],
 )
@@ -194,6 +208,14 @@ def test_play_takes_the_players_by_move_order_or_by_side(args, first, second):
     header = result.stdout.splitlines()[0]  # names the players, first player first
     assert header.index(f"({first})") < header.index(f"({second})"), header
     assert "Game over" in result.stdout
+
+
+def test_any_game_option_is_set_with_option_name_value(tmp_path):
+    result = boardzoo("arena", "reversi", "random", "greedy", "--games", "2", "--no-progress",
+                      "--option", "board_size=4", "--out", str(tmp_path / "g.jsonl"))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in (tmp_path / "g.jsonl").read_text().splitlines()]
+    assert records and all(r["options"] == {"board_size": 4} for r in records)
 
 
 def test_play_reversi_on_the_board_size_given():

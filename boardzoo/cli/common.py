@@ -1,6 +1,7 @@
-"""What the commands share: the help layout, a command's parser, the ``game`` argument and
-``--size`` (the ``board_size`` option) with their reading, the checks of agent specs and of
-``--backend``/``--address``, and where a run goes when no ``--out`` is given."""
+"""What the commands share: the help layout, a command's parser, the ``game`` argument and its
+options (``--option NAME=VALUE``, and the flags games declare for theirs, as Reversi's
+``--size``) with their reading, the checks of agent specs and of ``--backend``/``--address``, and
+where a run goes when no ``--out`` is given."""
 
 from __future__ import annotations
 
@@ -57,45 +58,96 @@ def add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
 
 
-def _board_sizes() -> list[int]:
-    """Every value the ``board_size`` option takes in some catalog game."""
-    sizes = {
-        size
-        for spec in all_games()
-        for option in spec.options
-        if option.name == "board_size"
-        for size in option.allowed
-    }
-    return sorted(sizes)
+def _declared_flags() -> dict[str, tuple[str, list[int], list[str]]]:
+    """Each flag a catalog game declares for one of its options (``--size``): the option's
+    name, every value it takes in some game, and the games that have it."""
+    flags: dict[str, tuple[str, list[int], list[str]]] = {}
+    for spec in all_games():
+        for option in spec.options:
+            for flag in option.flags:
+                name, values, games = flags.setdefault(flag, (option.name, [], []))
+                if name != option.name:
+                    raise TypeError(f"{flag} names two options: {name} and {option.name}")
+                values.extend(v for v in option.allowed if v not in values)
+                games.append(spec.name)
+    return flags
 
 
-def add_size(parser: argparse.ArgumentParser) -> None:
-    """``--size``: the ``board_size`` option, read by :func:`game_options`."""
-    games = [spec.name for spec in all_games() if any(o.name == "board_size" for o in spec.options)]
+def _dest(option: str) -> str:
+    return f"option_{option}"
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """``--option NAME=VALUE`` (any option of the game, repeatable) and the shorter flags the
+    catalog's games declare for their options (``--size``), read by :func:`game_options`."""
     parser.add_argument(
-        "--size",
-        "--board-size",
-        dest="size",
-        type=int,
-        default=None,
-        choices=_board_sizes(),
-        help=f"board size, for games with a board_size option ({', '.join(games)}) "
-        "(default: the game's own, 8 for reversi)",
+        "--option",
+        dest="game_option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the game, e.g. board_size=6 (repeat for several; `boardzoo demo "
+        "--help` lists none: see each game's options in the docs)",
     )
+    declared = _declared_flags()
+    seen: set[str] = set()
+    for name, values, games in declared.values():
+        if name in seen:
+            continue  # the option's other flags are aliases of the first
+        seen.add(name)
+        aliases = [flag for flag, (other, _, _) in declared.items() if other == name]
+        parser.add_argument(
+            *aliases,
+            dest=_dest(name),
+            type=int,
+            default=None,
+            choices=sorted(values),
+            help=f"the {name} option, for games that have one ({', '.join(games)}) "
+            "(default: the game's own)",
+        )
+
+
+def options_given(args: argparse.Namespace) -> bool:
+    """Whether the command line sets any option of the game."""
+    flags = _declared_flags().values()
+    given = [getattr(args, _dest(name), None) for name, _, _ in flags]
+    return bool(getattr(args, "game_option", None)) or any(v is not None for v in given)
 
 
 def game_options(args: argparse.Namespace) -> dict[str, int]:
-    """The game's options from the command line (``--size``), checked; defaults filled in."""
+    """The game's options from the command line (``--option`` and declared flags), checked;
+    defaults filled in."""
     spec: GameSpec = get_game(args.game)
+    have = ", ".join(option.name for option in spec.options) or "none"
+    names = {option.name for option in spec.options}
     chosen: dict[str, int] = {}
-    if args.size is not None:
-        if not any(option.name == "board_size" for option in spec.options):
-            have = ", ".join(option.name for option in spec.options) or "none"
+    for text in getattr(args, "game_option", []) or []:
+        name, equals, value = text.partition("=")
+        name = name.strip()
+        if not equals or not value.strip().lstrip("-").isdigit():
             raise UserError(
-                f"--size sets the board_size option, and {spec.name} has none (its options: {have})"
+                f"--option {text!r} is not allowed: write NAME=VALUE, e.g. board_size=6"
             )
-        chosen["board_size"] = args.size
-    return spec.check_options(chosen)
+        if name not in names:
+            raise UserError(
+                f"--option {name}: {spec.name} has no option {name!r} (its options: {have})"
+            )
+        chosen[name] = int(value)
+    for flag, (name, _, _) in _declared_flags().items():
+        value = getattr(args, _dest(name), None)
+        if value is None or (name in chosen and chosen[name] == value):
+            continue
+        if name not in names:
+            raise UserError(
+                f"{flag} sets the {name} option, and {spec.name} has none (its options: {have})"
+            )
+        if name in chosen:
+            raise UserError(f"{name} is given twice, as {chosen[name]} and {value}: give it once")
+        chosen[name] = value
+    try:
+        return spec.check_options(chosen)
+    except ValueError as error:
+        raise UserError(str(error)) from None
 
 
 def check_specs(specs: Sequence[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardzoo.cli.common import add_command, add_size, game_options
+from boardzoo.cli.common import add_command, add_game_options, game_options
 from boardzoo.games.catalog import GAME_NAMES
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser = add_command(commands, "demo", "a game between random players, printed as text")
     parser.add_argument("--game", choices=GAME_NAMES, default="reversi", help="the game")
-    add_size(parser)
+    add_game_options(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the random players")
     parser.add_argument("--quiet", action="store_true", help="print the final position only")
     return parser

@@ -9,7 +9,7 @@ from typing import Any
 
 from boardzoo.arena.openings import load_openings
 from boardzoo.arena.sprt import parse_sprt
-from boardzoo.cli.common import add_size, check_backend, check_specs, game_options
+from boardzoo.cli.common import add_game_options, check_backend, check_specs, game_options
 from boardzoo.cli.errors import UserError
 from boardzoo.games.catalog import make_game
 
@@ -20,7 +20,7 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         "--workers", type=int, default=1, help="games played in parallel (two processes each)"
     )
     parser.add_argument("--seed", type=int, default=0, help="match seed: same seed, same games")
-    add_size(parser)
+    add_game_options(parser)
     parser.add_argument(
         "--time-limit", type=float, default=60.0, help="seconds per move; a slower move loses"
     )

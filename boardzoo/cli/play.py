@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from boardzoo.cli.common import add_command, add_game, add_size, check_specs, game_options
+from boardzoo.cli.common import add_command, add_game, add_game_options, check_specs, game_options
 from boardzoo.cli.errors import UserError
 from boardzoo.games.catalog import all_games, get_game
 
@@ -63,7 +63,7 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         default="window",
         help="a pygame window, or the terminal; without a display the terminal is used",
     )
-    add_size(parser)
+    add_game_options(parser)
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the AI players (default: a random one)"
     )

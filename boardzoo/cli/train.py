@@ -17,11 +17,12 @@ from boardzoo.cli.common import (
     RUNS_DIR,
     add_command,
     add_game,
-    add_size,
+    add_game_options,
     check_backend,
     check_specs,
     game_options,
     new_path,
+    options_given,
 )
 from boardzoo.cli.dataclass_flags import add_field_flag
 from boardzoo.cli.errors import UserError
@@ -73,7 +74,7 @@ def _add_settings(parser: argparse.ArgumentParser) -> None:
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser = add_command(commands, "train", "train an AlphaZero network by self-play (resumable)")
     add_game(parser)
-    add_size(parser)
+    add_game_options(parser)
     parser.add_argument(
         "--out",
         help=f"the run folder (default: a new folder under {RUNS_DIR}/, named after the game)",
@@ -153,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         # Settings not given again come from the run itself, so `--resume` alone continues it.
         saved = _saved_settings(Path(out))
         defaults.update(saved)
-        if args.size is None and "options" in saved:
+        if not options_given(args) and "options" in saved:
             given["options"] = saved["options"]
     settings = settings_from(defaults, **given)
     print(f"boardzoo train: the run goes to {out}/", file=sys.stderr)

@@ -91,12 +91,17 @@ Color = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class GameOption:
-    """An option of a game (Reversi's ``board_size``): its default and its allowed values."""
+    """An option of a game (Reversi's ``board_size``): its default and its allowed values.
+
+    The command line sets any option as ``--option NAME=VALUE``; ``flags`` are shorter flags
+    the game declares for it (Reversi's ``--size``/``--board-size``).
+    """
 
     name: str
     default: int
     allowed: tuple[int, ...]
     help: str
+    flags: tuple[str, ...] = ()
 
     def check(self, value: object) -> int:
         """``value`` if it is allowed, else a ``ValueError`` naming it and the allowed values."""
