@@ -151,7 +151,7 @@ def test_shipped_nets_are_small_and_say_how_they_were_trained():
 
 
 def test_a_game_without_a_net_is_refused():
-    with pytest.raises(ValueError, match=r"tictactoe.*reversi 8x8"):
+    with pytest.raises(ValueError, match=r"tictactoe.*reversi-8x8"):
         load_net(make_game("tictactoe"))
 
 

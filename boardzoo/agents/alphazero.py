@@ -31,7 +31,7 @@ _SEARCHES = ("puct", "gumbel")
 
 def shipped_name(game: Game) -> str:
     """The name of ``game``'s shipped model: ``"reversi-8x8"``, ``"tictactoe"``, ..."""
-    return game.label.replace(" ", "-")
+    return game.file_stem
 
 
 def shipped_model(name: str) -> Path | None:

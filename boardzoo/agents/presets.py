@@ -1,33 +1,26 @@
-"""Named combinations of MCTS enhancements, per game: ``mcts:preset=strong``.
+"""Named combinations of MCTS enhancements: ``mcts:preset=strong``.
 
-Each preset maps a catalog game's name to :class:`~boardzoo.agents.mcts.MCTSAgent`
-options (and ``c``); the agent takes them for the options a spec leaves at their defaults. The
-``strong`` combinations are the best found by ``experiments/enhancements.py`` at equal time;
-its results and the figures behind each choice are in the README's enhancements table.
+Each catalog game names its presets on its spec (:attr:`~boardzoo.games.spec.GameSpec.presets`:
+the best combinations found for it by ``experiments/enhancements.py`` at equal time, with the
+figures behind each choice beside them); :class:`~boardzoo.agents.mcts.MCTSAgent` takes a
+preset's options for the options a spec leaves at their defaults.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from boardzoo.games.catalog import all_games, get_game
+
 __all__ = ["PRESETS", "preset_options"]
 
-PRESETS: dict[str, dict[str, dict[str, Any]]] = {
-    "strong": {
-        # No playouts: leaves are scored by the shipped n-tuple net, and implicit minimax
-        # backups weigh half (at 0.2 s a move: 9-0-1 against alpha-beta depth 6).
-        "reversi": {"cutoff": 0, "minimax_weight": 0.5, "eval": "learned"},
-        # Playouts to the end, blended with minimax backups of the hand-made evaluation. Not
-        # separated from plain UCT (55.0% at 0.1 s a move over 30 games, 50.0% at 1 s over 40):
-        # no option or combination was, on Connect Four.
-        "connect_four": {"minimax_weight": 0.3},
-        "tictactoe": {},
-    },
-}
+# Every preset some catalog game names.
+PRESETS: tuple[str, ...] = tuple(sorted({name for spec in all_games() for name in spec.presets}))
 
 
 def preset_options(preset: str, game: str) -> dict[str, Any]:
-    """The options ``preset`` sets for ``game`` (none for a game the preset does not name)."""
+    """The options ``preset`` sets for the catalog game ``game`` (none for a game that does not
+    name it)."""
     if preset not in PRESETS:
         raise ValueError(f"preset={preset!r} is not allowed: it must be one of {list(PRESETS)}")
-    return dict(PRESETS[preset].get(game, {}))
+    return dict(get_game(game).presets.get(preset, {}))

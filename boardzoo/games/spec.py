@@ -157,6 +157,8 @@ class GameSpec:
         look: how to draw the game.
         show_counts: the piece counts decide the game, so status lines show them (Reversi).
         heuristic_rollout: the rollout kernel has a heuristic policy (``policy=1``).
+        presets: named combinations of an agent's options that suit this game (``{"strong":
+            {"cutoff": 0, ...}}``), by preset name: ``mcts:preset=strong`` takes them.
         evaluation_scale: a typical size of the ``evaluate`` kernel's score: search that needs a
             value in (-1, 1) (MCTS cut-offs, progressive bias) reads a score ``v`` as
             ``tanh(v / evaluation_scale)``.
@@ -177,6 +179,7 @@ class GameSpec:
     show_counts: bool = False
     heuristic_rollout: bool = False
     evaluation_scale: float = 1.0
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     _made: dict[tuple[tuple[str, int], ...], Game] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -254,6 +257,12 @@ class Game:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def file_stem(self) -> str:
+        """The stem of the files shipped for this game and its options (models, learned
+        evaluations): the label with dashes, ``"reversi-8x8"``, ``"connect_four"``."""
+        return self.label.replace(" ", "-")
 
     @property
     def label(self) -> str:

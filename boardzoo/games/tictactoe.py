@@ -59,6 +59,7 @@ SPEC = GameSpec(
     kernels="boardzoo.games.tictactoe_kernels",
     env_module="boardzoo.envs.tictactoe_v0",
     aec_id="boardzoo/tictactoe-v0",
+    presets={"strong": {}},  # plain UCT plays it perfectly
     gym_id="boardzoo/TicTacToe-v0",
     look=Look(
         frame=(228, 224, 214),

@@ -50,13 +50,6 @@ __all__ = [
 
 MODELS_DIR = Path(__file__).parent / "models"
 MAX_TUPLE_LENGTH = 12  # 3**12 weights a table: more than any file should hold
-# The shipped nets, by game name and board size (None: the game has no options).
-_SHIPPED = {
-    ("reversi", 4): "reversi-4x4.npz",
-    ("reversi", 6): "reversi-6x6.npz",
-    ("reversi", 8): "reversi-8x8.npz",
-    ("connect_four", None): "connect_four.npz",
-}
 
 
 class NTupleNet(NamedTuple):
@@ -241,14 +234,13 @@ def load_net_metadata(path: str | Path) -> dict[str, Any]:
 
 
 def net_file_name(game: Game) -> str:
-    """The file name of ``game``'s shipped net; a ``ValueError`` listing the games with one."""
-    key = (game.name, game.options.get("board_size"))
-    if key not in _SHIPPED:
-        have = ", ".join(
-            f"{name} {size}x{size}" if size else name for name, size in sorted(_SHIPPED, key=str)
-        )
+    """The file name of ``game``'s shipped net (``<game.file_stem>.npz``); a ``ValueError``
+    listing the games with one."""
+    name = f"{game.file_stem}.npz"
+    if not (MODELS_DIR / name).is_file():
+        have = ", ".join(sorted(path.stem for path in MODELS_DIR.glob("*.npz"))) or "none"
         raise ValueError(f"no learned evaluation for {game.label}; games with one: {have}")
-    return _SHIPPED[key]
+    return name
 
 
 @cache
