@@ -207,8 +207,9 @@ class Enhancements(Settings):
         virtual_loss: visits counted as lost at each node below which a thread's simulation
             is running, so other threads look elsewhere (with ``threads`` > 1).
         preset: ``"strong"``: the best combination of the options above found for the game by
-            ``experiments/enhancements.py`` (each game's :attr:`~boardzoo.games.spec.GameSpec.presets`);
-            options set to other than their defaults win over the preset's.
+            ``experiments/enhancements.py`` (the game's
+            :attr:`~boardzoo.games.spec.GameSpec.presets`); options set to other than their
+            defaults win over the preset's.
     """
 
     rave: bool = False
