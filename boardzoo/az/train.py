@@ -204,7 +204,12 @@ class _Run:
         workers (one job each, with seeds of its own)."""
         import torch  # (torch)
 
-        from boardzoo.az.selfplay_pool import SelfPlayJob, merge_games, split_games, weights_of
+        from boardzoo.az.selfplay_pool import (  # (torch)
+            SelfPlayJob,
+            merge_games,
+            split_games,
+            weights_of,
+        )
         from boardzoo.learned.network import TorchEvaluator  # (torch)
 
         settings = self.settings
