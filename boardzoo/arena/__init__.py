@@ -30,7 +30,7 @@ from boardzoo.arena.agent_identity import (
     agent_label,
     pack_agent,
 )
-from boardzoo.arena.backends import Backend, LocalBackend, make_backend
+from boardzoo.arena.backends import Backend, LocalBackend
 from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
 from boardzoo.arena.match import play_match
 from boardzoo.arena.openings import (
@@ -83,7 +83,7 @@ from boardzoo.arena.results import (
     Tally,
     TournamentResult,
 )
-from boardzoo.arena.runner import RecordedRun, run_games
+from boardzoo.arena.runner import RecordedRun, make_backend, run_games
 from boardzoo.arena.seeds import game_seed
 from boardzoo.arena.settings import (
     BACKENDS,

@@ -10,7 +10,7 @@ future of its record; :func:`~boardzoo.arena.runner.run_games` keeps ``slots`` o
 - :class:`~boardzoo.arena.ray_backend.RayBackend` (``backend="ray"``): Ray actors on a cluster,
   each playing whole games the way a local worker does (``pip install boardzoo[ray]``).
 
-:func:`make_backend` picks one from :class:`~boardzoo.arena.settings.ArenaSettings`.
+:func:`~boardzoo.arena.runner.make_backend` picks one from the arena settings.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from boardzoo.agents.base import Agent
 from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
 from boardzoo.arena.record_schema import GameRecord
-from boardzoo.arena.settings import ArenaSettings, GameTask
+from boardzoo.arena.settings import GameTask
 
-__all__ = ["MAX_REPLAYS", "Backend", "GameWorker", "LocalBackend", "make_backend"]
+__all__ = ["MAX_REPLAYS", "Backend", "GameWorker", "LocalBackend"]
 
 LOGGER = logging.getLogger(__name__)
 MAX_REPLAYS = 3  # deaths of the worker playing one game before the run gives up
@@ -149,18 +149,3 @@ class LocalBackend(Backend):
         self._pool.shutdown(wait=True, cancel_futures=True)
         for worker in self._workers:
             worker.close()
-
-
-def make_backend(settings: ArenaSettings) -> Backend:
-    """The backend ``settings`` ask for.
-
-    Raises:
-        ImportError: ``backend="ray"`` without Ray installed (the message says what to install).
-    """
-    if settings.backend == "ray":
-        from boardzoo.arena.ray_backend import RayBackend  # (ray, an optional dependency)
-
-        return RayBackend(
-            settings.workers, settings.isolate, settings.setup_timeout, settings.address
-        )
-    return LocalBackend(settings.workers, settings.isolate, settings.setup_timeout)

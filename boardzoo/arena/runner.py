@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 
-from boardzoo.arena.backends import Backend, make_backend
+from boardzoo.arena.backends import Backend, LocalBackend
 from boardzoo.arena.progress import ProgressBar
 from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.record_writing import RecordWriter, open_records
 from boardzoo.arena.settings import ArenaSettings, GameTask
 
-__all__ = ["RecordedRun", "run_games"]
+__all__ = ["RecordedRun", "make_backend", "run_games"]
 
 
 def run_games(
@@ -154,3 +154,18 @@ class RecordedRun:
             if self._writer is not None:
                 self._writer.close()
         return self.played
+
+
+def make_backend(settings: ArenaSettings) -> Backend:
+    """The backend ``settings`` ask for.
+
+    Raises:
+        ImportError: ``backend="ray"`` without Ray installed (the message says what to install).
+    """
+    if settings.backend == "ray":
+        from boardzoo.arena.ray_backend import RayBackend  # (ray, an optional dependency)
+
+        return RayBackend(
+            settings.workers, settings.isolate, settings.setup_timeout, settings.address
+        )
+    return LocalBackend(settings.workers, settings.isolate, settings.setup_timeout)

@@ -50,7 +50,8 @@ from typing import Any
 
 from boardzoo.envs.pygame_render import BoardRenderer, import_pygame
 from boardzoo.games.state import BoardState
-from boardzoo.ui.ai_jobs import AIMoves, PrepareJob
+from boardzoo.ui.ai_jobs import AIMoves
+from boardzoo.ui.background_jobs import PrepareJob
 from boardzoo.ui.display import NoDisplayError, display_problem
 from boardzoo.ui.gui_actions import GameActions
 from boardzoo.ui.gui_base import PANEL_BG

@@ -17,7 +17,7 @@ from boardzoo.envs.pygame_render import BoardRenderer
 from boardzoo.ui.players import GameSession
 
 if TYPE_CHECKING:
-    from boardzoo.ui.ai_jobs import AIJob, Analysis, PrepareJob
+    from boardzoo.ui.background_jobs import AIJob, Analysis, PrepareJob
 
 __all__ = ["Color", "WindowBase", "value_colour"]
 

@@ -9,7 +9,7 @@ import time
 from typing import Any, cast
 
 from boardzoo.envs.board_geometry import marker_legend
-from boardzoo.ui.ai_jobs import AIJob
+from boardzoo.ui.background_jobs import AIJob
 from boardzoo.ui.gui_base import (
     ACCENT,
     BAR_BG,
