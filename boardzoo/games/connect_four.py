@@ -57,6 +57,8 @@ def _build() -> Game:
         square_action=lambda row, col: col,
         state_from_bitboards=lambda red, yellow, player: ConnectFourState(red, yellow),
         layout=LAYOUT,
+        td_stages=3,
+        opening_plies=2,  # few: seven columns, and a game decided early
     )
 
 

@@ -56,6 +56,7 @@ def _build(board_size: int) -> Game:
         square_action=lambda row, col: row * size + col,
         state_from_bitboards=lambda black, white, player: ReversiState(size, black, white, player),
         layout=LAYOUT,
+        td_stages={4: 2, 6: 4, 8: 6}[size],  # more phases on a larger board
     )
 
 

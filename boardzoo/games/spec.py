@@ -239,6 +239,10 @@ class Game:
             :meth:`BoardState.bitboards` gives them) and ``player`` to move.
         layout: ``(row_stride, col_stride, offset)``: the square at ``(row, col)`` (row 0 at
             the top) is bit ``offset + row * row_stride + col * col_stride`` of the bitboards.
+        td_stages: the stages of a learned n-tuple evaluation's weights (one set per phase of
+            the game; :func:`boardzoo.learned.td.new_net`).
+        opening_plies: random plies that open each game when a learned evaluation is measured
+            against a baseline (:func:`boardzoo.learned.td.measure`).
     """
 
     spec: GameSpec
@@ -253,6 +257,8 @@ class Game:
     square_action: Callable[[int, int], int | None]
     state_from_bitboards: Callable[[int, int, int], BoardState]
     layout: tuple[int, int, int]
+    td_stages: int = 1
+    opening_plies: int = 4
 
     @property
     def name(self) -> str:

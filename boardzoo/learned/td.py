@@ -51,7 +51,6 @@ from boardzoo.learned.ntuple import (
 from boardzoo.learned.patterns import game_tuples
 
 __all__ = [
-    "DEFAULT_STAGES",
     "TrainConfig",
     "compiled_learned",
     "duel",
@@ -65,13 +64,6 @@ __all__ = [
 MAX_PLIES = 256  # more moves than any game of the catalog has
 OPPONENT_RANDOM, OPPONENT_GREEDY = 0, 1
 _TWO_32 = 4294967296.0
-# Stages of the weights, by game and board size.
-DEFAULT_STAGES = {
-    ("reversi", 4): 2,
-    ("reversi", 6): 4,
-    ("reversi", 8): 6,
-    ("connect_four", None): 3,
-}
 
 # Replaced by the game's kernel module in each compiled copy (see compiled_learned).
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
@@ -264,10 +256,10 @@ def seed_rng(seed: int) -> int:
 
 
 def new_net(game: Game, stages: int | None = None) -> NTupleNet:
-    """A net of ``game``'s n-tuples with every weight 0 (``stages`` defaults per game)."""
+    """A net of ``game``'s n-tuples with every weight 0 (``stages``: ``game.td_stages``)."""
     cells, table = game_tuples(game)
     if stages is None:
-        stages = DEFAULT_STAGES[(game.name, game.options.get("board_size"))]
+        stages = game.td_stages
     if stages < 1:
         raise ValueError(f"stages must be >= 1, got {stages}")
     longest = cells.shape[1]
@@ -326,7 +318,7 @@ def measure(
     if opponent not in ("greedy", "random"):
         raise ValueError(f"opponent must be 'greedy' or 'random', got {opponent!r}")
     kind = OPPONENT_GREEDY if opponent == "greedy" else OPPONENT_RANDOM
-    plies = 2 if game.name == "connect_four" else 4
+    plies = game.opening_plies
     score, _ = compiled_learned(game)["duel"](
         *_start(game), game.params, *net, kind, games, plies, np.uint64(seed_rng(seed))
     )
