@@ -25,7 +25,7 @@ from boardzoo.agents.alphazero import shipped_model
 from boardzoo.games.catalog import make_game
 from boardzoo.games.reversi import ReversiState
 from boardzoo.learned.model_io import load_model
-from boardzoo.learned.network import TorchEvaluator
+from boardzoo.learned.torch_evaluator import TorchEvaluator
 from boardzoo.search.evaluators import encode
 
 

@@ -41,7 +41,8 @@ from _python_puct_loop import PythonPUCTLoop
 
 from boardzoo.bench import median_time
 from boardzoo.games import BoardState, Game, make_game
-from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator
+from boardzoo.learned.network import AZNet, NetConfig
+from boardzoo.learned.torch_evaluator import TorchEvaluator
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
 from boardzoo.search.evaluators import encode
 

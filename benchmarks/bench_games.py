@@ -31,7 +31,7 @@ from boardzoo.bench import (
     game_playouts_per_second,
     perft_figure,
 )
-from boardzoo.games.catalog import GAME_NAMES, get_game
+from boardzoo.games.catalog import game_names, get_game
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -39,11 +39,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     parser.add_argument("--repeats", type=int, default=None, help="runs per figure (median)")
     parser.add_argument(
-        "--game", action="append", choices=GAME_NAMES, help="games to time (default: all)"
+        "--game", action="append", choices=game_names(), help="games to time (default: all)"
     )
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 7)
-    games = [get_game(name).make() for name in (args.game or GAME_NAMES)]
+    games = [get_game(name).make() for name in (args.game or game_names())]
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, median of {repeats} runs")
     for game in games:

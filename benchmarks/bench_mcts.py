@@ -24,8 +24,9 @@ import sys
 
 from boardzoo.agents import BYTES_PER_NODE, MCTSAgent
 from boardzoo.agents.settings import Budget, TreeSettings
-from boardzoo.bench import mcts_simulations_per_second, playouts_per_second
+from boardzoo.bench import game_playouts_per_second, mcts_simulations_per_second
 from boardzoo.games import ReversiState
+from boardzoo.games.catalog import make_game
 
 
 def time_limit_overruns(limit: float, searches: int) -> list[float]:
@@ -85,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     sims = 10_000 if args.quick else 100_000
 
     print(f"median of {repeats} runs; {BYTES_PER_NODE} bytes per node")
-    playouts = playouts_per_second(20_000 if args.quick else 200_000, repeats)
+    reversi = make_game("reversi", board_size=8)
+    playouts = game_playouts_per_second(reversi, 20_000 if args.quick else 200_000, repeats)
     rate, nodes = mcts_simulations_per_second("reversi", sims, repeats)
     print(
         f"reversi 8x8 UCT, {sims:,} simulations: {rate:,.0f} sims/s ({nodes:,} nodes)"

@@ -29,7 +29,7 @@ import torch
 from boardzoo.agents import Budget, PUCTAgent
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.bench import mcts_simulations_per_second, median_time, search_rate
-from boardzoo.games.catalog import GAME_NAMES, get_game
+from boardzoo.games.catalog import game_names, get_game
 from boardzoo.games.state import BoardState
 
 
@@ -46,7 +46,7 @@ def sb3_route_prior(agent: SB3Agent, state: BoardState) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="", help="an SB3 .zip for the game and board")
-    parser.add_argument("--game", default="reversi", choices=GAME_NAMES)
+    parser.add_argument("--game", default="reversi", choices=game_names())
     parser.add_argument("--board-size", type=int, default=None, help="for games with that option")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="a smoke run")

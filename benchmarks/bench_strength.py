@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from boardzoo.agents.registry import make_agent
-from boardzoo.games.catalog import GAME_NAMES, get_game, make_game
+from boardzoo.games.catalog import game_names, get_game, make_game
 from boardzoo.games.spec import Game
 
 MCTS_BUDGETS = ("mcts:time_limit=0.1", "mcts:time_limit=1.0")
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--game", default="reversi", choices=GAME_NAMES)
+    parser.add_argument("--game", default="reversi", choices=game_names())
     parser.add_argument(
         "--board-size", type=int, default=None, help="board size, for games with that option"
     )

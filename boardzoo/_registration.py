@@ -15,6 +15,9 @@ import importlib.util
 import sys
 from types import ModuleType
 
+from boardzoo.games import catalog
+from boardzoo.games.spec import GameSpec
+
 _FRAMEWORKS = ("gymnasium", "pettingzoo")
 
 
@@ -76,8 +79,15 @@ class _FrameworkFinder(importlib.abc.MetaPathFinder):
             sys.meta_path.remove(self)
 
 
+def _game_registered(spec: GameSpec) -> None:
+    register_on_framework_import()
+
+
 def register_on_framework_import() -> None:
-    """Register now if a framework is already imported, else when the first one is."""
+    """Register now if a framework is already imported, else when the first one is; and again
+    for each game added to the catalog later (:func:`~boardzoo.games.catalog.register_game`)."""
+    if _game_registered not in catalog.REGISTER_HOOKS:
+        catalog.REGISTER_HOOKS.append(_game_registered)
     if any(name in sys.modules for name in _FRAMEWORKS) and _register_if_ready():
         return
     if not any(isinstance(finder, _FrameworkFinder) for finder in sys.meta_path):

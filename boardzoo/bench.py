@@ -29,17 +29,6 @@ from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 from boardzoo.games.state import BoardState
 
-# Perft counts known from outside the code: the depth measured and its leaf count, by game and
-# options. Reversi 8x8 perft(9) is the published 3,005,288 (a forced pass is a ply). TicTacToe
-# perft(9) is the number of possible games, 255,168 (every game is over by ply 9). Connect Four
-# perft(9) is 39,452,034, as the plain list-of-lists implementation of the rules in
-# tests/reference_connect_four.py counted it (perft(7) is 7**7 - 7 = 823,536 by hand: no game
-# ends before ply 7, and only the seven sequences that fill one column lose a choice at ply 7).
-KNOWN_PERFT: dict[tuple[str, tuple[tuple[str, int], ...]], tuple[int, int]] = {
-    ("reversi", (("board_size", 8),)): (9, 3_005_288),
-    ("tictactoe", ()): (9, 255_168),
-    ("connect_four", ()): (9, 39_452_034),
-}
 # Without a known count: the smallest depth whose perft takes at least this long.
 _PERFT_SECONDS = 0.05
 _MAX_PERFT_DEPTH = 12
@@ -125,18 +114,13 @@ def perft(game: Game, depth: int, state: BoardState | None = None) -> int:
     return int(_compiled(game)["perft_kernel"](s0, s1, player, game.params, depth))
 
 
-def known_perft(game: Game) -> tuple[int, int] | None:
-    """``(depth, leaves)`` of a perft count known from outside the code, if there is one."""
-    return KNOWN_PERFT.get((game.name, tuple(sorted(game.options.items()))))
-
-
 def perft_figure(game: Game, repeats: int) -> tuple[int, int, float]:
     """``(depth, leaves, median seconds)`` of a perft of ``game`` from the start.
 
-    The depth is the known one (the count is checked against it), else the smallest depth that
-    takes at least 50 ms.
+    The depth is the one of the game's known count (:attr:`Game.known_perft`; the count is
+    checked against it), else the smallest depth that takes at least 50 ms.
     """
-    known = known_perft(game)
+    known = game.known_perft
     if known is not None:
         depth, expected = known
         leaves = perft(game, depth)
@@ -166,11 +150,6 @@ def game_playouts_per_second(game: Game, count: int, repeats: int) -> float:
     return count / seconds
 
 
-def playouts_per_second(count: int, repeats: int) -> float:
-    """Median random Reversi playouts per second from the 8x8 start, compiled kernel, one core."""
-    return game_playouts_per_second(make_game("reversi", board_size=8), count, repeats)
-
-
 # --- environments -----------------------------------------------------------------------------
 
 
@@ -198,17 +177,17 @@ def run_env_games(make_env: Callable[[], Any], steps: int, seed: int) -> int:
 
 def env_label(game: Game) -> str:
     """How a boardzoo env is named in the figures: ``"boardzoo reversi_v0 (reversi 8x8)"``."""
-    module = game.spec.env_module.rpartition(".")[2]
-    return f"boardzoo {module} ({game.label})"
+    return f"boardzoo {game.name}_v0 ({game.label})"
 
 
 def catalog_envs(games: Sequence[Game] | None = None) -> dict[str, Any]:
     """``{label: env maker}`` of the envs of ``games`` (default: every catalog game with its
     default options), each made with the game's options."""
+    from boardzoo.envs.registration import make_env  # (pettingzoo: only when envs are timed)
+
     makers: dict[str, Any] = {}
     for game in games if games is not None else [spec.make() for spec in all_games()]:
-        module = importlib.import_module(game.spec.env_module)
-        makers[env_label(game)] = functools.partial(module.env, **game.options)
+        makers[env_label(game)] = functools.partial(make_env, game.name, **game.options)
     return makers
 
 

@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from boardzoo.envs import make_env
-from boardzoo.games.catalog import make_game
+from boardzoo.games.catalog import default_game, make_game
 
 
 def play_random_game(
-    game: str = "reversi",
+    game: str | None = None,
     options: Mapping[str, int] | None = None,
     seed: int = 0,
     quiet: bool = False,
@@ -20,12 +20,13 @@ def play_random_game(
     """Play random legal moves through the AEC loop; return the final rewards per agent.
 
     Args:
-        game: a catalog game.
+        game: a catalog game (default: the catalog's first, :func:`default_game`).
         options: the game's options (``{"board_size": 6}``); the others take their defaults.
         seed: seeds the env and the random players.
         quiet: print the final position only.
         output: where the text goes.
     """
+    game = game or default_game()
     rules = make_game(game, **(options or {}))
     env = make_env(game, render_mode="ansi", **rules.options)
     rng = np.random.default_rng(seed)

@@ -21,8 +21,9 @@ import numpy as np
 
 from boardzoo.agents.registry import check_spec
 from boardzoo.arena import play_match
+from boardzoo.cli.common import declared_option_flags
 from boardzoo.cli.dataclass_flags import add_field_flag, field_type
-from boardzoo.games.catalog import GAME_NAMES, get_game
+from boardzoo.games.catalog import default_game, game_names, get_game
 
 T = TypeVar("T")
 
@@ -31,19 +32,36 @@ def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "
     """Build ``cls`` (a dataclass) from the command line; field docs become ``--help`` text.
 
     Field ``x_y`` becomes ``--x-y``; booleans are flags; tuple fields take several values;
-    ``X | None`` fields default to ``None`` (not given). When ``cls`` has a ``resume_folder``
-    field and it names a run folder with an ``args.json``, the run's saved settings replace the
-    command line's, except for :data:`RESUME_FROM_COMMAND_LINE` given on the command line.
+    ``X | None`` fields default to ``None`` (not given). When ``cls`` has an ``options`` field
+    (the game's options), the flags that the catalog's games declare for their options
+    (Reversi's ``--board-size``) are added and go into it as ``NAME=VALUE``. When ``cls`` has a
+    ``resume_folder`` field and it names a run folder with an ``args.json``, the run's saved
+    settings replace the command line's, except for :data:`RESUME_FROM_COMMAND_LINE` given on
+    the command line.
     """
-    parser = _parser(cls, description)
-    values = vars(parser.parse_args(argv))
+    values = _fold_option_flags(vars(_parser(cls, description).parse_args(argv)))
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]  # (cls is a dataclass type: parse_args's contract)
         if isinstance(values[field.name], list):
             values[field.name] = tuple(values[field.name])
     if values.get("resume_folder"):
-        given = set(vars(_parser(cls, description, given_only=True).parse_args(argv)))
+        given_only = _parser(cls, description, given_only=True).parse_args(argv)
+        given = set(_fold_option_flags(vars(given_only)))
         values = _resumed_values(cls, values, given)
     return cls(**values)
+
+
+_OPTION_FLAG = "game_option_flag_"  # dest prefix of the games' declared option flags
+
+
+def _fold_option_flags(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with the games' declared option flags (``--board-size 6``) moved into
+    ``options`` as ``"board_size=6"`` (after those of ``--options``)."""
+    flags = {k: v for k, v in values.items() if k.startswith(_OPTION_FLAG)}
+    folded = {k: v for k, v in values.items() if k not in flags}
+    texts = [f"{k.removeprefix(_OPTION_FLAG)}={v}" for k, v in flags.items() if v is not None]
+    if texts:
+        folded["options"] = (*folded.get("options", ()), *texts)
+    return folded
 
 
 def _parser(cls: Any, description: str, given_only: bool = False) -> argparse.ArgumentParser:
@@ -62,7 +80,25 @@ def _parser(cls: Any, description: str, given_only: bool = False) -> argparse.Ar
         if given_only:
             default = argparse.SUPPRESS
         add_field_flag(parser, field.name, annotation, default, help_text)
+        if field.name == "options":
+            _add_option_flags(parser, given_only)
     return parser
+
+
+def _add_option_flags(parser: argparse.ArgumentParser, given_only: bool) -> None:
+    """The flags the catalog's games declare for their options, each an alias of
+    ``--options NAME=VALUE`` (checked against the chosen game later, by :func:`game_options`)."""
+    declared = declared_option_flags()
+    for name in dict.fromkeys(name for name, _, _ in declared.values()):
+        flags = [flag for flag, (other, _, _) in declared.items() if other == name]
+        games = next(games for other, _, games in declared.values() if other == name)
+        parser.add_argument(
+            *flags,
+            dest=_OPTION_FLAG + name,
+            type=int,
+            default=argparse.SUPPRESS if given_only else None,
+            help=f"the {name} option ({', '.join(games)}): the same as --options {name}=N",
+        )
 
 
 # What a resumed run takes from the command line rather than from its saved ``args.json``: how
@@ -86,6 +122,7 @@ def _resumed_values(cls: Any, values: dict[str, Any], given: set[str]) -> dict[s
     if not isinstance(saved, dict):
         raise SystemExit(f"--resume-folder: {saved_path} is not a run's settings (a JSON object)")
     merged = dict(values)
+    saved = _with_format_1_options(saved)
     for field in dataclasses.fields(cls):
         name = field.name
         if name in RESUME_FROM_COMMAND_LINE and name in given:
@@ -104,6 +141,21 @@ def _resumed_values(cls: Any, values: dict[str, Any], given: set[str]) -> dict[s
     return merged
 
 
+def _with_format_1_options(saved: dict[str, Any]) -> dict[str, Any]:
+    """A run's saved settings with its game's options in ``options``: runs saved before the
+    game options were one setting wrote each as a setting of its own."""
+    try:
+        names = [option.name for option in get_game(str(saved.get("game"))).options]
+    except ValueError:
+        return saved
+    texts = list(saved.get("options", []))
+    for name in names:
+        value = saved.get(name)
+        if value is not None and not any(t.startswith(f"{name}=") for t in texts):
+            texts.append(f"{name}={value}")
+    return {**saved, "options": texts} if names else saved
+
+
 BEFORE = "before"  # field metadata: the value of runs saved before the setting existed
 
 
@@ -116,11 +168,10 @@ def arg(default: Any, help: str, **before: Any) -> Any:
     return dataclasses.field(default=default, metadata={"help": help, **before})
 
 
-BOARD_SIZE_HELP = (
-    "the board_size option, for games that have one (Reversi: 4, 6 or 8; a trained model's size "
-    "too); default: the script's, else the game's"
+OPTIONS_HELP = (
+    "the game's options, NAME=VALUE each (default: the script's, else the game's; a trained "
+    "model's options too)"
 )
-OPTIONS_HELP = "other game options, NAME=VALUE each (default: none)"
 
 
 # --- the game and its options -------------------------------------------------------------------
@@ -142,21 +193,15 @@ def parse_option_texts(texts: tuple[str, ...] | list[str]) -> dict[str, int]:
 
 
 def game_options(args: Any) -> dict[str, int]:
-    """Every option of ``args.game`` from ``args.board_size`` and ``args.options``, checked.
-
-    ``board_size`` is refused for a game without that option (the message names the game's
-    options); options not given take the game's defaults.
+    """Every option of ``args.game`` from ``args.options``, checked; options not given take the
+    game's defaults.
 
     Raises:
-        SystemExit: an unknown game, option or value, with a one-line message.
+        SystemExit: an unknown game, option or value, with a one-line message (an option the
+            game does not have names the game's options).
     """
     try:
-        spec = get_game(args.game)
-        chosen = parse_option_texts(args.options)
-        if args.board_size is not None:
-            spec.option("board_size")
-            chosen["board_size"] = args.board_size
-        return spec.check_options(chosen)
+        return get_game(args.game).check_options(parse_option_texts(args.options))
     except ValueError as error:
         raise SystemExit(f"--game {args.game}: {error}") from None
 
@@ -166,29 +211,29 @@ def game_label(args: Any) -> str:
     return get_game(args.game).make(**game_options(args)).label
 
 
-def _has_board_size(game: str) -> bool:
-    try:
-        spec = get_game(game)
-    except ValueError as error:
-        raise SystemExit(f"--game: {error}") from None
-    return any(option.name == "board_size" for option in spec.options)
-
-
-def resolve_game(args: T, board_size: int | None = None) -> T:
-    """``args`` with the game and its options checked, and ``board_size`` filled in where the
-    game has that option and it was not given: ``board_size`` (a script's own default, such as
-    6 for a quick run), else the game's default; so ``args.json`` shows the board played.
+def resolve_game(args: T, defaults: Mapping[str, int] | None = None) -> T:
+    """``args`` with the game checked and every one of its options written out in
+    ``args.options``: those given, else the script's ``defaults`` for options the game has
+    (``{"board_size": 6}`` for a quick run), else the game's; so ``args.json`` shows the game
+    played.
 
     Raises:
         SystemExit: a bad game or option, with a one-line message.
     """
     current: Any = args
-    if current.board_size is None and board_size is not None and _has_board_size(current.game):
-        current = dataclasses.replace(current, board_size=board_size)
-    options = game_options(current)
-    if "board_size" in options:
-        current = dataclasses.replace(current, board_size=options["board_size"])
-    return current  # type: ignore[no-any-return]  # (dataclasses.replace of a T is a T)
+    try:
+        spec = get_game(current.game)
+    except ValueError as error:
+        raise SystemExit(f"--game: {error}") from None
+    try:
+        given = parse_option_texts(current.options)
+    except ValueError as error:
+        raise SystemExit(f"--game {current.game}: {error}") from None
+    have = {option.name for option in spec.options}
+    chosen = {k: v for k, v in (defaults or {}).items() if k in have} | given
+    texts = tuple(f"{k}={v}" for k, v in chosen.items())
+    options = game_options(dataclasses.replace(current, options=texts))
+    return dataclasses.replace(current, options=tuple(f"{k}={v}" for k, v in options.items()))  # type: ignore[no-any-return]  # (dataclasses.replace of a T is a T)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,8 +241,7 @@ class ArenaExperimentArgs:
     """The arguments of every experiment that plays matches through the arena; a script's
     ``Args`` subclasses it, adds its own fields and may redeclare these with other defaults."""
 
-    game: str = arg("reversi", f"the game: {', '.join(GAME_NAMES)}")
-    board_size: int | None = arg(None, BOARD_SIZE_HELP)
+    game: str = arg(default_game(), f"the game: {', '.join(game_names())}")
     options: tuple[str, ...] = arg((), OPTIONS_HELP)
     games: int = arg(100, "games per match (colours alternated)")
     workers: int = arg(2, "games played in parallel")

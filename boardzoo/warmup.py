@@ -37,7 +37,7 @@ from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
 from boardzoo.agents.compiling import notices_enabled, set_notices
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, Enhancements, UCTSettings
-from boardzoo.games.catalog import GAME_NAMES, make_game
+from boardzoo.games.catalog import game_names, make_game
 from boardzoo.learned import load_net
 from boardzoo.vector import BoardGameVectorEnv
 
@@ -217,7 +217,7 @@ def warm_up(
     Raises:
         ValueError: an unknown game or agent, or ``workers`` below 1, before any work starts.
     """
-    names = _check(GAME_NAMES if games is None else games, GAME_NAMES, "game")
+    names = _check(game_names() if games is None else games, game_names(), "game")
     parts = ["rules", "vector", *_check(agents, AGENTS, "agent")]
     if workers is not None and (
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m boardzoo.warmup",
         description="Compile and cache the numba code of every game and agent now.",
     )
-    parser.add_argument("--games", nargs="+", choices=GAME_NAMES, help="default: every game")
+    parser.add_argument("--games", nargs="+", choices=game_names(), help="default: every game")
     parser.add_argument(
         "--agents", nargs="+", choices=AGENTS, default=list(AGENTS), help="default: all"
     )

@@ -472,7 +472,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = quick_args(args)
-    args = resolve_game(args, board_size=6 if args.quick else None)
+    args = resolve_game(args, {"board_size": 6} if args.quick else None)
     check_args(args)
     planned = matches(args)
     check_specs("--variants/--baseline", all_specs(planned, args))

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> Path:
     if args.quick:
         args = Args(**{**asdict(args), "agents": ("random", "greedy", "mcts:simulations=20"),
                        "games": 2, "puct_simulations": 10})  # fmt: skip
-    args = resolve_game(args, board_size=6 if args.quick else None)
+    args = resolve_game(args, {"board_size": 6} if args.quick else None)
     from boardzoo.arena import render_tournament, tournament
 
     check_specs("--agents", args.agents)

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> Path:
     if args.quick:
         args = Args(**{**asdict(args), "simulations": (10, 200), "seconds": (0.01,),
                        "opponents": ("random", "greedy"), "games": 4})  # fmt: skip
-    args = resolve_game(args, board_size=6 if args.quick else None)
+    args = resolve_game(args, {"board_size": 6} if args.quick else None)
     check_specs("--opponents", args.opponents)
     check_specs("--simulations/--seconds", (spec for spec, _, _ in budgets(args)))
     seed_everything(args.seed)

@@ -13,7 +13,7 @@ league: the fixed opponents of ``--league`` (compiled ``random``, ``greedy``,
 ``alphabeta:depth=N``) and ``--snapshots`` slots that hold past copies of the learner (frozen,
 sampling their moves), refreshed in turn every ``--snapshot-every`` updates. The learner's side
 is drawn per episode. With ``--augment`` (the default) the learner sees each position through one
-of the board's symmetries (:mod:`boardzoo.az.symmetry`: 8 for Reversi and TicTacToe, the mirror
+of the board's symmetries (:mod:`boardzoo.games.symmetry`: 8 for Reversi and TicTacToe, the mirror
 for Connect Four), drawn per game and move, and its move is mapped back for the env: the rollout
 stays on-policy and covers the symmetric positions too.
 
@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from boardzoo.experiment import (
-    BOARD_SIZE_HELP,
     OPTIONS_HELP,
     arg,
     check_specs,
@@ -51,19 +50,19 @@ from boardzoo.experiment import (
     resolve_game,
     seed_everything,
 )
-from boardzoo.games.catalog import GAME_NAMES, game_of
+from boardzoo.games.catalog import game_names, game_of
 from boardzoo.vector import compiled_opponent_code
 
-DEFAULT_BOARD_SIZE = 8
+# This script's options, for games that have them, where the command line gives none.
+DEFAULT_OPTIONS = {"board_size": 8}
 METRICS = ("update", "steps", "minutes", "steps_per_second", "policy_loss", "value_loss",
            "entropy", "approx_kl", "episodes", "mean_return")  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Args:
-    game: str = arg("reversi", f"the game: {', '.join(GAME_NAMES)}")
-    board_size: int | None = arg(None, BOARD_SIZE_HELP + f" ({DEFAULT_BOARD_SIZE} here)")
-    options: tuple[str, ...] = arg((), OPTIONS_HELP)
+    game: str = arg("reversi", f"the game: {', '.join(game_names())}")
+    options: tuple[str, ...] = arg((), OPTIONS_HELP + f" ({DEFAULT_OPTIONS} here)")
     num_envs: int = arg(256, "games played at once")
     minutes: float = arg(60.0, "minutes of training in all (evaluations not counted)")
     seed: int = arg(0, "seeds the network, the games and the evaluations")
@@ -108,7 +107,7 @@ class Args:
 
 
 def check(args: Args) -> Args:
-    args = resolve_game(args, board_size=DEFAULT_BOARD_SIZE)
+    args = resolve_game(args, DEFAULT_OPTIONS)
     positive = {"num_envs": args.num_envs, "num_steps": args.num_steps, "epochs": args.epochs,
                 "minibatches": args.minibatches, "channels": args.channels,
                 "snapshot_every": args.snapshot_every, "eval_games": args.eval_games,
@@ -152,7 +151,8 @@ class Run:
     def __init__(self, args: Args, folder: Path) -> None:
         import torch
 
-        from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator
+        from boardzoo.learned.network import AZNet, NetConfig
+        from boardzoo.learned.torch_evaluator import TorchEvaluator
         from boardzoo.vector import BoardGameVectorEnv, TorchPolicy
 
         self.args, self.folder = args, folder
@@ -235,7 +235,7 @@ class BoardSymmetries:
     """
 
     def __init__(self, game: Any, enabled: bool, seed: int) -> None:
-        from boardzoo.az.symmetry import symmetries
+        from boardzoo.games.symmetry import symmetries
 
         found = symmetries(game) if enabled else symmetries(game)[:1]  # the identity first
         self.squares = np.stack([symmetry.square_source for symmetry in found])

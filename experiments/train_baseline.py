@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo.experiment import (
-    BOARD_SIZE_HELP,
     OPTIONS_HELP,
     arg,
     check_specs,
@@ -46,19 +45,18 @@ from boardzoo.experiment import (
     run_folder,
     seed_everything,
 )
-from boardzoo.games.catalog import GAME_NAMES
+from boardzoo.games.catalog import game_names
 from boardzoo.vector import COMPILED_OPPONENTS, compiled_opponent_code
 
 ALGOS = ("maskable_ppo", "dqn")
-# This script's board size, for games with a board_size option, when --board-size is not given.
-DEFAULT_BOARD_SIZE = 6
+# This script's options, for games that have them, where the command line gives none.
+DEFAULT_OPTIONS = {"board_size": 6}
 
 
 @dataclass(frozen=True)
 class Args:
-    game: str = arg("tictactoe", f"the game: {', '.join(GAME_NAMES)}")
-    board_size: int | None = arg(None, BOARD_SIZE_HELP + f" ({DEFAULT_BOARD_SIZE} here)")
-    options: tuple[str, ...] = arg((), OPTIONS_HELP)
+    game: str = arg("tictactoe", f"the game: {', '.join(game_names())}")
+    options: tuple[str, ...] = arg((), OPTIONS_HELP + f" ({DEFAULT_OPTIONS} here)")
     algo: str = arg("maskable_ppo", "maskable_ppo or dqn")
     opponent: str = arg("random", "an agent spec, or self_play")
     steps: int = arg(100_000, "environment steps to train")
@@ -79,7 +77,7 @@ class Args:
 
 
 def check(args: Args) -> Args:
-    args = resolve_game(args, board_size=DEFAULT_BOARD_SIZE)
+    args = resolve_game(args, DEFAULT_OPTIONS)
     if args.algo not in ALGOS:
         raise SystemExit(f"--algo must be one of {', '.join(ALGOS)}, got {args.algo!r}")
     if args.policy not in ("mlp", "cnn"):

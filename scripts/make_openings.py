@@ -38,7 +38,7 @@ import numpy as np
 
 from boardzoo.agents.alphabeta import AlphaBetaAgent
 from boardzoo.arena.openings import load_openings, opening_text
-from boardzoo.games.catalog import GAME_NAMES, get_game
+from boardzoo.games.catalog import game_names, get_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Make a suite of balanced openings (see the module docstring)."
     )
-    parser.add_argument("--game", required=True, choices=GAME_NAMES, help="the game")
+    parser.add_argument("--game", required=True, choices=game_names(), help="the game")
     parser.add_argument("--board-size", type=int, help="the board_size option (Reversi)")
     parser.add_argument("--plies", type=int, default=8, help="plies per opening (default 8)")
     parser.add_argument("--depth", type=int, default=6, help="alpha-beta depth (default 6)")

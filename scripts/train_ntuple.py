@@ -16,13 +16,13 @@ import argparse
 import shlex
 import sys
 
-from boardzoo.games.catalog import GAME_NAMES, make_game
+from boardzoo.games.catalog import game_names, make_game
 from boardzoo.learned.td import TrainConfig, train
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True, choices=GAME_NAMES)
+    parser.add_argument("--game", required=True, choices=game_names())
     parser.add_argument("--board-size", type=int, default=None, help="Reversi's board size")
     parser.add_argument("--out", required=True, help="directory of the checkpoint net.npz")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long")

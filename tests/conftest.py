@@ -18,3 +18,17 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+TEST_GAME = "three_in_a_row"  # a game defined in tests/line_game.py, outside the package
+
+
+@pytest.fixture
+def register_test_game(monkeypatch):
+    """Register ``three_in_a_row`` (``tests/line_game.py``) in the catalog for one test; the
+    catalog and the environment variable that names registered games are restored after."""
+    from boardzoo.games import catalog
+
+    monkeypatch.setattr(catalog, "CATALOG", dict(catalog.CATALOG))
+    monkeypatch.setenv(catalog.GAMES_VARIABLE, "")
+    return catalog.register_game("line_game")

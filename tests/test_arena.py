@@ -43,6 +43,7 @@ from boardzoo.games import action_name
 
 TESTS = Path(__file__).resolve().parent
 FAST = 10.0  # time limit for well-behaved agents: generous, so a loaded machine never forfeits
+REVERSI_4, REVERSI_6, REVERSI_8 = ({"board_size": n} for n in (4, 6, 8))
 # The sides of each game, first player first, as the games' rules name them.
 SIDES = {"reversi": ["black", "white"], "tictactoe": ["X", "O"], "connect_four": ["red", "yellow"]}
 
@@ -261,7 +262,7 @@ def test_a_slow_move_loses_on_time_even_in_process():
 @pytest.mark.parametrize("kind", ["occupied", "range", "type"])
 def test_three_illegal_moves_in_a_row_lose(kind):
     spec = f"test_illegal:per_turn=3,kind={kind}"
-    result = play_match("reversi", ("random", spec), games=1, board_size=4, progress=False,
+    result = play_match("reversi", ("random", spec), games=1, options=REVERSI_4, progress=False,
                         time_limit=FAST, isolate=kind != "occupied")  # fmt: skip
     record = result.records[0]
     check_complete(record)
@@ -284,7 +285,7 @@ def test_three_illegal_moves_in_a_row_lose(kind):
 def test_one_or_two_illegal_moves_are_reported_but_not_forfeited():
     result = play_match(
         "reversi", ("test_illegal:per_turn=1", "test_illegal:per_turn=2"), games=2,
-        board_size=4, time_limit=FAST, progress=False,
+        options=REVERSI_4, time_limit=FAST, progress=False,
     )  # fmt: skip
     for record in result.records:
         check_complete(record)
@@ -306,7 +307,7 @@ def test_one_or_two_illegal_moves_are_reported_but_not_forfeited():
 
 def test_same_seed_same_records_with_one_or_two_workers(tmp_path):
     agents = ("mcts:simulations=30", "random")
-    kwargs = {"games": 4, "board_size": 6, "time_limit": FAST, "progress": False, "seed": 7}
+    kwargs = {"games": 4, "options": REVERSI_6, "time_limit": FAST, "progress": False, "seed": 7}
     one = play_match("reversi", agents, workers=1, out=tmp_path / "one.jsonl", **kwargs)
     two = play_match("reversi", agents, workers=2, out=tmp_path / "two.jsonl", **kwargs)
     # compiling happens in the set-up time (Agent.prepare), never on a move's clock: no forfeit
@@ -324,7 +325,7 @@ def test_same_seed_same_records_with_one_or_two_workers(tmp_path):
 
 
 def test_paired_openings_share_the_opening_with_colours_swapped():
-    result = play_match("reversi", ("random", "greedy"), games=4, board_size=6, progress=False,
+    result = play_match("reversi", ("random", "greedy"), games=4, options=REVERSI_6, progress=False,
                         pair_openings=True, isolate=False)  # fmt: skip
     records = result.records
     assert records[0]["opening_plies"] == 4
@@ -405,7 +406,7 @@ def test_bad_arguments_fail_before_any_game(tmp_path):
         play_match("reversi", ("random", "minimax"), out=out, progress=False)
     assert not out.exists()
     with pytest.raises(ValueError, match="board_size"):
-        play_match("reversi", ("random", "greedy"), board_size=5, progress=False)
+        play_match("reversi", ("random", "greedy"), options={"board_size": 5}, progress=False)
     with pytest.raises(ValueError, match="unknown game"):
         play_match("chess", ("random", "greedy"), progress=False)
     with pytest.raises(ValueError, match="workers=1"):
@@ -454,7 +455,7 @@ def test_malformed_lines_are_reported_with_their_number(tmp_path):
 
 
 def test_results_and_reports_add_up():
-    result = play_match("reversi", ("greedy", "random"), games=6, board_size=4, progress=False,
+    result = play_match("reversi", ("greedy", "random"), games=6, options=REVERSI_4, progress=False,
                         isolate=False, seed=3)  # fmt: skip
     a, b = result.stats
     assert a.total.games == b.total.games == 6
@@ -563,11 +564,7 @@ def test_a_connect_four_match_plays_columns_by_the_rules(tmp_path):
 
 def test_game_options_are_checked_and_recorded(tmp_path):
     kwargs = {"games": 2, "progress": False, "isolate": False}
-    by_options = play_match("reversi", ("random", "greedy"), options={"board_size": 6}, **kwargs)
-    by_keyword = play_match("reversi", ("random", "greedy"), board_size=6, **kwargs)
-    assert [without_timing(r) for r in by_options.records] == [
-        without_timing(r) for r in by_keyword.records
-    ]
+    by_options = play_match("reversi", ("random", "greedy"), options=REVERSI_6, **kwargs)
     squares = {f"{file}{rank}" for file in "abcdef" for rank in range(1, 7)}
     for record in by_options.records:
         assert record["options"] == {"board_size": 6}
@@ -586,18 +583,16 @@ def test_game_options_are_checked_and_recorded(tmp_path):
     for moves, names in ((r["moves"], r["move_names"]) for r in ttt.records):
         assert names == ["abc"[m % 3] + str(m // 3 + 1) for m in moves]  # 4 is b2, the centre
     with pytest.raises(ValueError, match="tictactoe has no option 'board_size'; its options: none"):
-        play_match("tictactoe", ("random", "greedy"), board_size=4, **kwargs)
+        play_match("tictactoe", ("random", "greedy"), options=REVERSI_4, **kwargs)
     with pytest.raises(ValueError, match="connect_four has no option 'size'"):
         play_match("connect_four", ("random", "greedy"), options={"size": 6}, **kwargs)
     with pytest.raises(ValueError, match=r"board_size must be one of \[4, 6, 8\], got 5"):
         play_match("reversi", ("random", "greedy"), options={"board_size": 5}, **kwargs)
-    with pytest.raises(ValueError, match="disagree"):
-        play_match("reversi", ("random", "greedy"), board_size=6, options={"board_size": 8},
-                   **kwargs)  # fmt: skip
     out = tmp_path / "six.jsonl"
-    play_match("reversi", ("random", "greedy"), board_size=6, out=out, **kwargs)
+    play_match("reversi", ("random", "greedy"), options=REVERSI_6, out=out, **kwargs)
     with pytest.raises(MatchSettingsError, match=r"options=\{'board_size': 6\} where this run has"):
-        play_match("reversi", ("random", "greedy"), board_size=4, out=out, resume=True, **kwargs)
+        play_match("reversi", ("random", "greedy"), options=REVERSI_4, out=out, resume=True,
+                   **kwargs)  # fmt: skip
 
 
 def _as_format_1(record: dict[str, Any], board_size: int) -> dict[str, Any]:
@@ -609,7 +604,7 @@ def _as_format_1(record: dict[str, Any], board_size: int) -> dict[str, Any]:
 
 def test_format_1_records_are_read_and_resumed(tmp_path):
     out = tmp_path / "old.jsonl"
-    kwargs = {"board_size": 6, "progress": False, "isolate": False}
+    kwargs = {"options": REVERSI_6, "progress": False, "isolate": False}
     play_match("reversi", ("random", "greedy"), games=2, out=out, **kwargs)
     old = [_as_format_1(r, 6) for r in lines(out)]
     out.write_text("".join(json.dumps(r) + "\n" for r in old))
@@ -631,7 +626,7 @@ def test_format_1_records_are_read_and_resumed(tmp_path):
     assert [same_game(r) for r in resumed.records] == [same_game(r) for r in fresh.records]
     with pytest.raises(MatchSettingsError, match="options"):
         play_match("reversi", ("random", "greedy"), games=4, out=out, resume=True,
-                   **{**kwargs, "board_size": 8})  # fmt: skip
+                   **{**kwargs, "options": REVERSI_8})  # fmt: skip
 
     # TicTacToe's format-1 records said board_size 3: TicTacToe has no options
     ttt = {"game": "tictactoe", "board_size": 3, "moves": [4, 0, 8]}
@@ -699,8 +694,8 @@ def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
 def test_agents_are_prepared_for_the_game_before_their_clock_runs(isolate):
     # getting ready takes longer than a move may: only the set-up time may hold it
     result = play_match(
-        "reversi", ("test_prepared:delay=3.0", "random"), games=1, board_size=4, time_limit=2.0,
-        progress=False, isolate=isolate,
+        "reversi", ("test_prepared:delay=3.0", "random"), games=1, options=REVERSI_4,
+        time_limit=2.0, progress=False, isolate=isolate,
     )  # fmt: skip
     record = result.records[0]
     assert (record["reason"], record["error"]) == ("normal", None)

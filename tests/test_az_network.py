@@ -14,8 +14,10 @@ import torch
 
 from boardzoo.games import make_game
 from boardzoo.games.spec import Game
+from boardzoo.learned.devices import pick_device
 from boardzoo.learned.model_io import ModelFileError, config_path, load_model, save_model
-from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator, pick_device
+from boardzoo.learned.network import AZNet, NetConfig
+from boardzoo.learned.torch_evaluator import TorchEvaluator
 
 torch.set_num_threads(1)
 

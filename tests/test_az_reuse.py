@@ -423,7 +423,7 @@ def test_reuse_with_several_leaves_a_step_keeps_the_budget() -> None:
 def test_warm_up_reroots_once_and_leaves_no_tree_to_reuse(name: str, monkeypatch: Any) -> None:
     """``warm_up`` runs the reuse kernels (so a clock never pays their compile), then the next
     search starts fresh, whatever position it is given."""
-    import boardzoo.search.batched as search_module
+    import boardzoo.search.kept_trees as search_module
 
     game = GAMES[name]
     search = BatchedSearch(game, 1, seed=0)

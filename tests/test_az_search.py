@@ -439,10 +439,11 @@ def test_gumbel_with_several_leaves_a_step_keeps_the_budget() -> None:
 
 def test_searches_with_the_torch_network() -> None:
     network = pytest.importorskip("boardzoo.learned.network")
+    torch_evaluator = pytest.importorskip("boardzoo.learned.torch_evaluator")
     game = GAMES["reversi6"]
     torch.manual_seed(0)
     net = network.AZNet(network.NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
-    evaluator = network.TorchEvaluator(net)
+    evaluator = torch_evaluator.TorchEvaluator(net)
     roots = random_positions(game, 3, seed=9, want_pass=True)
     for config in (PUCTConfig(), PUCTConfig(gumbel=True, gumbel_k=4)):
         result = BatchedSearch(game, 4, config).search(roots, evaluator, simulations=16)

@@ -19,7 +19,8 @@ from boardzoo.az.selfplay_pool import (  # noqa: E402
 )
 from boardzoo.az.train import QUICK, settings_from, train  # noqa: E402
 from boardzoo.games.catalog import make_game  # noqa: E402
-from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator  # noqa: E402
+from boardzoo.learned.network import AZNet, NetConfig  # noqa: E402
+from boardzoo.learned.torch_evaluator import TorchEvaluator  # noqa: E402
 from boardzoo.search.batched import BatchedSearch, PUCTConfig  # noqa: E402
 
 

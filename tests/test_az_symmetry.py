@@ -1,4 +1,4 @@
-"""Board symmetries (boardzoo.az.symmetry) checked against the rules, not against the code.
+"""Board symmetries (boardzoo.games.symmetry) checked against the rules, not against the code.
 
 The rules of TicTacToe and Reversi do not change under the 8 transforms of the square, nor
 Connect Four's under the left-right mirror. So a position transformed square by square, built
@@ -14,10 +14,10 @@ import itertools
 import numpy as np
 import pytest
 
-from boardzoo.az.symmetry import Symmetry, symmetries
 from boardzoo.games import ConnectFourState, ReversiState, TicTacToeState, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
+from boardzoo.games.symmetry import Symmetry, symmetries
 
 GAMES = [
     ("tictactoe", {}),

@@ -18,7 +18,7 @@ from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.random_agent import RandomAgent
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState, parse_action
-from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
+from boardzoo.games.catalog import game_names, initial_state, make_game
 from boardzoo.games.reversi_kernels import positional_weights, square_kind
 
 # --- independent references ---------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_same_seed_same_moves(agent):
 
 
 @pytest.mark.parametrize("agent", ["greedy", "alphabeta"])
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_prepare_does_not_change_the_moves(agent, game):
     """A prepared agent plays the same moves as an unprepared one with the same seed."""
 

@@ -1,8 +1,14 @@
 """One battery for every game of the catalog: a game registered there is tested by these alone.
 
-Each test walks :func:`boardzoo.games.catalog.all_games`, so a new game gets the env API tests,
-the clone round trips, the state contract, a short game of every compiled agent, the single-agent
-env, and the arena command line with a replay, without a line added here.
+Each test walks the catalog, so a new game gets the env API tests, the clone round trips, the
+state contract, a short game of every compiled agent, the single-agent and batched envs, the
+warm-up, and the arena command line with a replay, without a line added here.
+
+The battery also runs on a game that lives in this folder, registered at run time:
+``three_in_a_row`` (``tests/line_game.py``, its kernels in ``tests/line_game_kernels.py``; its
+positions are the package's generic ``KernelState``, its env is made from the catalog). It proves
+that adding a game needs no file of the package: only a rules module, a kernels module and a
+catalog entry. It is registered for its own tests and taken out of the catalog after each.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
+from conftest import TEST_GAME
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
@@ -22,13 +29,38 @@ import boardzoo  # noqa: F401 (registers the envs)
 from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from boardzoo.agents.settings import Budget, TreeSettings, UCTSettings
 from boardzoo.cli import main
-from boardzoo.games.catalog import all_games
+from boardzoo.envs import catalog_env
+from boardzoo.games import catalog
 from boardzoo.games.spec import KERNEL_FUNCTIONS, GameSpec
+from boardzoo.warmup import warm_up
 
-SPECS = {spec.name: spec for spec in all_games()}
+NAMES = (*catalog.game_names(), TEST_GAME)
+
+
+@pytest.fixture
+def spec(name, request) -> GameSpec:
+    """The catalog entry of ``name``; the test game is registered for the test, then removed."""
+    if name == TEST_GAME:
+        request.getfixturevalue("register_test_game")
+    return catalog.get_game(name)
+
+
+class _CatalogEnvModule:
+    """``env``/``raw_env`` of a game without an env module: the catalog's, game name bound."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def env(self, **kwargs):
+        return catalog_env.env(self.name, **kwargs)
+
+    def raw_env(self, **kwargs):
+        return catalog_env.raw_env(self.name, **kwargs)
 
 
 def env_module(spec: GameSpec):
+    if spec.env_module is None:
+        return _CatalogEnvModule(spec.name)
     return importlib.import_module(spec.env_module)
 
 
@@ -45,9 +77,8 @@ def random_states(spec: GameSpec, games: int, seed: int):
             yield state, action
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_the_spec_names_every_part(name):
-    spec = SPECS[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_the_spec_names_every_part(name, spec):
     game = spec.make()
     kernels = importlib.import_module(spec.kernels)
     assert all(callable(getattr(kernels, f, None)) for f in KERNEL_FUNCTIONS)
@@ -64,17 +95,15 @@ def test_the_spec_names_every_part(name):
     assert raw.metadata["name"].startswith(name) and raw.possible_agents == list(spec.agents)
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_pettingzoo_test_suites(name):
-    spec = SPECS[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_pettingzoo_test_suites(name, spec):
     api_test(env_module(spec).env(), num_cycles=200)
     seed_test(env_module(spec).env, num_cycles=200)
     render_test(lambda render_mode=None: env_module(spec).env(render_mode=render_mode))
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_clones_keep_the_game(name):
-    spec = SPECS[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_clones_keep_the_game(name, spec):
     env = pettingzoo.make("aec", spec.aec_id)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -95,9 +124,8 @@ def test_clones_keep_the_game(name):
     assert fresh.agent_selection == env.agent_selection and fresh.unwrapped.get_state() == state
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_states_keep_the_contract(name):
-    spec = SPECS[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_states_keep_the_contract(name, spec):
     game = spec.make()
     kernels, params = game.kernels, game.params
     previous = None
@@ -145,9 +173,9 @@ def test_states_keep_the_contract(name):
         previous = state
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_every_agent_plays_a_game(name):
-    game = SPECS[name].make()
+@pytest.mark.parametrize("name", NAMES)
+def test_every_agent_plays_a_game(name, spec):
+    game = spec.make()
     pairs = [
         (MCTSAgent(budget=Budget(simulations=200), seed=0), AlphaBetaAgent(depth=2, seed=0)),
         (GreedyAgent(seed=0), RandomAgent(seed=0)),
@@ -170,9 +198,8 @@ def test_every_agent_plays_a_game(name):
             state = state.apply(action)
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_single_agent_env(name):
-    spec = SPECS[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_single_agent_env(name, spec):
     env = gymnasium.make(spec.gym_id, opponent="greedy")
     check_env(env.unwrapped)
     obs, info = env.reset(seed=3)
@@ -181,8 +208,8 @@ def test_single_agent_env(name):
     assert info["action_mask"].shape == (game.num_actions,)
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_arena_command_and_replay(name, tmp_path, capsys):
+@pytest.mark.parametrize("name", NAMES)
+def test_arena_command_and_replay(name, spec, tmp_path, capsys):
     records = tmp_path / "games.jsonl"
     args = ["arena", name, "greedy", "random", "--games", "2", "--out", str(records)]
     assert main([*args, "--no-progress"]) == 0
@@ -190,3 +217,26 @@ def test_arena_command_and_replay(name, tmp_path, capsys):
     gif = tmp_path / "game.gif"
     assert main(["replay", str(records), "--game", "1", "--gif", str(gif)]) == 0
     assert gif.stat().st_size > 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_warm_up_and_batched_env(name, spec):
+    steps = warm_up([name], agents=("greedy",), progress=False, workers=1)
+    assert {(step.game, step.part) for step in steps} == {
+        (name, "rules"),
+        (name, "vector"),
+        (name, "greedy"),
+    }
+    envs = gymnasium.make_vec(spec.gym_id, num_envs=3, opponent="random")
+    observations, infos = envs.reset(seed=0)
+    game = spec.make()
+    assert observations.shape == (3, game.rows, game.cols, 2)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        # An env whose game ended is reset by this step (Gymnasium's next-step autoreset): its
+        # mask is empty and its action ignored.
+        legal = [np.flatnonzero(mask) for mask in infos["action_mask"]]
+        actions = [int(rng.choice(moves)) if len(moves) else 0 for moves in legal]
+        observations, rewards, _, _, infos = envs.step(np.array(actions))
+        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+    envs.close()

@@ -89,7 +89,9 @@ def test_an_agent_that_cannot_play_is_skipped_with_its_reason(tmp_path, monkeypa
         return real(spec, seed=seed)
 
     monkeypatch.setattr(registry, "make_agent", make_agent)
-    args = enhancements.Args(board_size=6, games=2, speed_positions=1, speed_searches=1)
+    args = enhancements.Args(
+        options=("board_size=6",), games=2, speed_positions=1, speed_searches=1
+    )
     speeds = enhancements.Speeds(tmp_path, args)
     match = enhancements.Match("learned", "greedy:eval=learned", None, "greedy:eval=learned",
                                "greedy")  # fmt: skip
@@ -110,7 +112,7 @@ def test_quick_run_and_resume(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     (folder,) = tmp_path.iterdir()
     assert folder.name.startswith("enhancements-reversi-")
-    assert json.loads((folder / "args.json").read_text())["board_size"] == 6
+    assert json.loads((folder / "args.json").read_text())["options"] == ["board_size=6"]
     rows = list(csv.DictReader((folder / "enhancements.csv").open()))
     assert [(r["section"], r["variant"]) for r in rows] == [
         ("enhancement vs UCT", "rave=true"),

@@ -90,7 +90,7 @@ def test_bad_arguments_stop_with_a_message(tmp_path):
 def test_mcts_scaling_quick(tmp_path):
     folder = run_script("mcts_scaling.py", out=tmp_path)
     assert folder.name.startswith("mcts_scaling-reversi-")
-    assert json.loads((folder / "args.json").read_text())["board_size"] == 6  # quick: 6x6
+    assert json.loads((folder / "args.json").read_text())["options"] == ["board_size=6"]  # quick
     games = [json.loads(line) for path in folder.glob("*.jsonl") for line in path.open()]
     assert games and all(game["options"] == {"board_size": 6} for game in games)
     with (folder / "scaling.csv").open() as source:
@@ -187,7 +187,7 @@ def test_experiments_without_a_model_stop_with_a_message(tmp_path):
 def test_mcts_scaling_quick_on_connect_four(tmp_path):
     folder = run_script("mcts_scaling.py", "--game", "connect_four", out=tmp_path)
     assert folder.name.startswith("mcts_scaling-connect_four-")
-    assert json.loads((folder / "args.json").read_text())["board_size"] is None  # no such option
+    assert json.loads((folder / "args.json").read_text())["options"] == []  # the game has none
     rows = list(csv.DictReader((folder / "scaling.csv").open()))
     assert len(rows) == 6
     games = [json.loads(line) for path in folder.glob("*.jsonl") for line in path.open()]

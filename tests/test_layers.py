@@ -68,6 +68,8 @@ LAYERS: list[tuple[str, list[str]]] = [
 SAME_LAYER: dict[tuple[str, str], str] = {
     ("boardzoo", "boardzoo.games"): "the root re-exports the game states and errors",
     ("boardzoo", "boardzoo._registration"): "import boardzoo installs the registration hook",
+    ("boardzoo._registration", "boardzoo.games"): "a game registered at run time gets its envs "
+    "registered too (the catalog calls the hook it is given)",
     ("boardzoo.vector", "boardzoo.envs"): "the batched env reads learner_color as the "
     "single-agent env does (envs never imports vector)",
     ("boardzoo.__main__", "boardzoo.cli"): "python -m boardzoo is the boardzoo command",

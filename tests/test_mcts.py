@@ -24,7 +24,7 @@ from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings, UCTSettings
 from boardzoo.envs import reversi_v0, tictactoe_v0
 from boardzoo.games import ReversiState, TicTacToeState
-from boardzoo.games.catalog import GAME_NAMES, initial_state, make_game
+from boardzoo.games.catalog import game_names, initial_state, make_game
 from boardzoo.games.connect_four import ConnectFourState
 from boardzoo.search.tree import MIN_NODES
 
@@ -302,7 +302,7 @@ def test_simulations_and_time_limit_together_stop_at_the_first():
     assert info.simulations == 50 and info.seconds < 1.0
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 @pytest.mark.parametrize("options", [{}, {"reuse_tree": True, "solver": True}, {"workers": 2}])
 def test_prepare_does_not_change_the_moves(game, options):
     """A prepared agent plays the same moves as an unprepared one with the same seed."""
@@ -378,7 +378,7 @@ def test_node_cap_keeps_searching_from_the_leaves():
     assert BYTES_PER_NODE <= 100
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 @pytest.mark.parametrize(
     "budget",
     [{"simulations": 3000}, {"time_limit": 0.01}, {"simulations": 500, "reuse_tree": True},

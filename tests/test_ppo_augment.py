@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 from reference_reversi import BLACK_DISC, EMPTY, WHITE_DISC, placements
 
-from boardzoo.az.symmetry import symmetries as symmetries_of
 from boardzoo.games.catalog import game_of
+from boardzoo.games.symmetry import symmetries as symmetries_of
 from boardzoo.vector import BoardGameVectorEnv
 
 ROOT = Path(__file__).resolve().parents[1]

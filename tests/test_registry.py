@@ -32,7 +32,7 @@ from boardzoo.agents import (
 from boardzoo.agents.registry import AGENT_CLASSES, agent_class, register_agent
 from boardzoo.agents.settings import Settings
 from boardzoo.games import ReversiState
-from boardzoo.games.catalog import GAME_NAMES, initial_state
+from boardzoo.games.catalog import game_names, initial_state
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_same_spec_and_seed_play_the_same():
     assert first == make_agent("mcts:simulations=200", seed=5).act(state)
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 @pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=2", "mcts:simulations=50"])
 def test_every_spec_plays_every_game_legally_and_reproducibly(game, spec):
     state = initial_state(game)

@@ -13,7 +13,7 @@ from boardzoo.envs.board_geometry import BoardGeometry
 from boardzoo.envs.pygame_render import BoardRenderer
 from boardzoo.envs.text_render import ansi_board
 from boardzoo.games import ReversiState, TicTacToeState, action_name, parse_action
-from boardzoo.games.catalog import GAME_NAMES, make_game
+from boardzoo.games.catalog import game_names, make_game
 from boardzoo.games.connect_four import ConnectFourState
 
 SIZES = (4, 6, 8)
@@ -236,7 +236,7 @@ def test_geometry_follows_the_board_size(renderer):
 
 
 GAMES = [make_game("reversi", board_size=size) for size in SIZES]
-GAMES += [make_game(name) for name in GAME_NAMES if name != "reversi"]
+GAMES += [make_game(name) for name in game_names() if name != "reversi"]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.label)

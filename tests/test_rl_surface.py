@@ -19,12 +19,12 @@ from boardzoo.agents.registry import AgentSpecError
 from boardzoo.envs import connect_four_v0, reversi_v0, tictactoe_v0
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
 from boardzoo.games import IllegalMoveError
-from boardzoo.games.catalog import GAME_NAMES, get_game, make_game
+from boardzoo.games.catalog import game_names, get_game, make_game
 
 # --- 1. one mask dtype ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 def test_info_mask_and_action_masks_are_the_same_int8_array(name):
     env = BoardGameSingleAgentEnv(name, opponent="random")
     rng = np.random.default_rng(0)
@@ -42,7 +42,7 @@ def test_info_mask_and_action_masks_are_the_same_int8_array(name):
             _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 def test_the_aec_mask_has_the_same_dtype(name):
     env = {"reversi": reversi_v0, "tictactoe": tictactoe_v0, "connect_four": connect_four_v0}[
         name
@@ -110,7 +110,7 @@ def test_step_before_reset_raises_reset_needed():
         made.step(0)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 def test_step_after_the_game_is_over_raises_reset_needed(name):
     env = gym.make(get_game(name).gym_id, opponent="greedy")
     finish_episode(env)

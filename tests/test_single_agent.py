@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 import boardzoo  # noqa: F401 (registers the ids)
 from boardzoo.agents import RandomAgent
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
-from boardzoo.games.catalog import GAME_NAMES, get_game, make_game
+from boardzoo.games.catalog import game_names, get_game, make_game
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def test_gymnasium_and_sb3_checkers(env_id, kwargs):
         sb3_check_env(env.unwrapped)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 def test_every_game_by_its_id_has_the_games_spaces(name):
     spec = get_game(name)
     game = spec.make()
@@ -48,7 +48,7 @@ def test_every_game_by_its_id_has_the_games_spaces(name):
     assert info["action_mask"].shape == (game.num_actions,)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 def test_learner_color_takes_first_second_and_the_sides_names(name):
     spec = get_game(name)
     names = {

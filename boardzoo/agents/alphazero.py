@@ -99,8 +99,9 @@ class AlphaZeroAgent(PUCTAgent):
 
     def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
         """The network of ``game``, loaded from its model file."""
+        from boardzoo.learned.devices import pick_device  # (torch)
         from boardzoo.learned.model_io import load_model  # (torch, an optional dependency)
-        from boardzoo.learned.network import TorchEvaluator, pick_device  # (torch)
+        from boardzoo.learned.torch_evaluator import TorchEvaluator  # (torch)
 
         net, _, _ = load_model(
             self._model_file(game), device=pick_device(self.device, set_threads=False), game=game

@@ -8,7 +8,7 @@ from typing import Any, cast
 import numpy as np
 
 from boardzoo.agents.adapter import AECGameState
-from boardzoo.games.catalog import GAME_NAMES
+from boardzoo.games.catalog import game_names
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 
@@ -71,7 +71,7 @@ def board_state(state: GameState, agent: str) -> BoardState:
     """``state`` as a catalog game's position; a ``TypeError`` naming ``agent`` for other games."""
     if state.game is None:
         raise TypeError(
-            f"{agent} plays the catalog's games ({', '.join(GAME_NAMES)}), "
+            f"{agent} plays the catalog's games ({', '.join(game_names())}), "
             f"got a {type(state).__name__}"
         )
     return cast(BoardState, state)

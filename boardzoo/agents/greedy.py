@@ -26,7 +26,7 @@ from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_r
 from boardzoo.agents.compiling import compile_notice
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import load_net
-from boardzoo.learned.td import compiled_learned
+from boardzoo.learned.td_kernels import compiled_learned
 
 __all__ = ["GreedyAgent"]
 

@@ -30,9 +30,11 @@ from boardzoo.arena.agent_identity import (
     agent_label,
     pack_agent,
 )
+from boardzoo.arena.agent_stats import AgentStats, ForfeitNote, Tally
 from boardzoo.arena.backends import Backend, LocalBackend
 from boardzoo.arena.game_worker import GameWorker, WorkerDiedError, WorkerProcess
 from boardzoo.arena.match import play_match
+from boardzoo.arena.match_report import match_table, render_match
 from boardzoo.arena.openings import (
     BALANCED,
     OpeningSuite,
@@ -41,7 +43,8 @@ from boardzoo.arena.openings import (
     opening_text,
     parse_opening,
 )
-from boardzoo.arena.players import SETUP_TIMEOUT, Answer, LocalPlayer, Player, ProcessPlayer
+from boardzoo.arena.players import SETUP_TIMEOUT, Answer, LocalPlayer, Player
+from boardzoo.arena.process_player import ProcessPlayer
 from boardzoo.arena.ratings import (
     ELO_CLIP,
     EloFit,
@@ -66,23 +69,8 @@ from boardzoo.arena.record_schema import (
 )
 from boardzoo.arena.record_writing import RecordWriter
 from boardzoo.arena.referee import FORFEIT_REASONS, MAX_ILLEGAL, play_game
-from boardzoo.arena.report import (
-    forfeit_lines,
-    match_table,
-    plot_ratings,
-    ratings_csv,
-    render_match,
-    render_tournament,
-)
-from boardzoo.arena.results import (
-    KEEP_RECORDS,
-    AgentStats,
-    ForfeitNote,
-    MatchResult,
-    MatchTotals,
-    Tally,
-    TournamentResult,
-)
+from boardzoo.arena.report import forfeit_lines
+from boardzoo.arena.results import KEEP_RECORDS, MatchResult, MatchTotals, TournamentResult
 from boardzoo.arena.runner import RecordedRun, make_backend, run_games
 from boardzoo.arena.seeds import game_seed
 from boardzoo.arena.settings import (
@@ -104,6 +92,7 @@ from boardzoo.arena.sprt import (
     sprt_test,
 )
 from boardzoo.arena.tournament import round_robin, tournament
+from boardzoo.arena.tournament_report import plot_ratings, ratings_csv, render_tournament
 
 __all__ = [
     "BACKENDS",

@@ -5,8 +5,8 @@ future of its record; :func:`~boardzoo.arena.runner.run_games` keeps ``slots`` o
 
 - :class:`LocalBackend` (``backend="local"``, the default): worker threads in this process, each
   driving a :class:`~boardzoo.arena.game_worker.GameWorker` (in a process of its own with two
-  workers or more) and its agents' processes (:class:`~boardzoo.arena.players.ProcessPlayer`),
-  kept from game to game.
+  workers or more) and its agents' processes
+  (:class:`~boardzoo.arena.process_player.ProcessPlayer`), kept from game to game.
 - :class:`~boardzoo.arena.ray_backend.RayBackend` (``backend="ray"``): Ray actors on a cluster,
   each playing whole games the way a local worker does (``pip install boardzoo[ray]``).
 

@@ -27,7 +27,8 @@ from typing import Any
 from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
 from boardzoo.arena.agent_identity import PackedAgent, player_key
-from boardzoo.arena.players import LocalPlayer, Player, ProcessPlayer
+from boardzoo.arena.players import LocalPlayer, Player
+from boardzoo.arena.process_player import ProcessPlayer
 from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.referee import play_game
 from boardzoo.arena.settings import GameTask, MatchSettings

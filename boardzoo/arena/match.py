@@ -73,7 +73,6 @@ def play_match(
     settings: ArenaSettings | None = None,
     *,
     options: Mapping[str, Any] | None = None,
-    board_size: int | None = None,
     **changes: Any,
 ) -> MatchResult:
     """Play a match of ``games`` games between two agents under tournament rules.
@@ -89,8 +88,6 @@ def play_match(
             without it).
         options: the game's options (``{"board_size": 6}``); those not given take the game's
             defaults, and the record holds them all.
-        board_size: shorthand for ``options={"board_size": board_size}``, for games with that
-            option (Reversi: 4, 6, 8); an error for the others.
         **changes: settings to change (``games=100, time_limit=1.0, workers=2, out="m.jsonl",
             openings="balanced", sprt="elo0=0,elo1=20", backend="ray", ...``; every field of
             :class:`ArenaSettings`).
@@ -123,7 +120,7 @@ def play_match(
     arena = (settings or ArenaSettings()).with_changes(**changes)
     if isinstance(agents, str):
         raise ValueError("agents must be a pair of specs, e.g. ('mcts', 'greedy'), not one string")
-    match = make_settings(game, agents, match_options(game, options, board_size), arena)
+    match = make_settings(game, agents, match_options(game, options), arena)
     played = prepare_agents(agents, arena)
     configs = (agent_config(played[0]), agent_config(played[1]))
     test = None if arena.sprt is None else SequentialTest(parse_sprt(arena.sprt))

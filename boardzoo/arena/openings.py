@@ -181,14 +181,13 @@ def parse_opening(game: Game, text: str, where: str = "opening") -> tuple[int, .
 
 
 def balanced_file(game: Game) -> Path:
-    """The shipped balanced suite of ``game``: ``<game>.txt`` or ``<game>-<N>x<N>.txt``.
+    """The shipped balanced suite of ``game``: ``<file stem>.txt`` (``reversi-8x8.txt``,
+    ``tictactoe.txt``; :attr:`~boardzoo.games.spec.Game.file_stem`).
 
     Raises:
         ValueError: none ships for this game or board size (the message lists those that do).
     """
-    size = game.options.get("board_size")
-    name = f"{game.name}.txt" if size is None else f"{game.name}-{size}x{size}.txt"
-    path = BALANCED_DIR / name
+    path = BALANCED_DIR / f"{game.file_stem}.txt"
     if not path.is_file():
         have = ", ".join(sorted(p.stem for p in BALANCED_DIR.glob("*.txt"))) or "none"
         raise ValueError(

@@ -31,9 +31,10 @@ which a resumed run compares), ``opening`` (the game's opening, its moves' names
 ``"f5d6c4d3"``) and ``opening_index`` (its place in the suite); their opening plies are recorded
 like random ones. Records without these fields (random or no openings, older files) read as before.
 
-Format 1 (before game options) wrote ``"board_size": N`` instead of ``"options"``; such records
-are still read: :func:`record_options` gives ``{"board_size": N}`` for a game that has that option
-(Reversi) and ``{}`` for the others (TicTacToe's records said ``"board_size": 3``).
+Format 1 (before game options) wrote the one option it knew as a field of the record
+(``"board_size": N``) instead of ``"options"``; such records are still read: :func:`record_options`
+takes the fields that are options of the record's game, and ignores the others (TicTacToe's
+records said ``"board_size": 3``, and TicTacToe has no options).
 
 A line is checked by :func:`parse_record` when it is read (:mod:`boardzoo.arena.record_reading`);
 records are written by :mod:`boardzoo.arena.record_writing`.
@@ -171,18 +172,15 @@ def parse_record(text: str, where: str) -> GameRecord:
 def record_options(record: Mapping[str, Any]) -> dict[str, int]:
     """The game options a record was played with, whatever its format.
 
-    A record of the current format has them in ``"options"``. A format-1 record has only
-    ``"board_size"``: it becomes ``{"board_size": N}`` when the record's game has that option,
-    and ``{}`` otherwise (TicTacToe's format-1 records said ``"board_size": 3``). The values are
-    not checked here (:func:`record_game` checks them).
+    A record of the current format has them in ``"options"``. A format-1 record has them as
+    fields of its own: those that are options of the record's game are taken, the others
+    ignored (see the module docstring). The values are not checked here (:func:`record_game`
+    checks them).
     """
     if "options" in record:
         return dict(record["options"])
-    if "board_size" in record:
-        spec = get_game(record["game"])
-        if any(option.name == "board_size" for option in spec.options):
-            return {"board_size": record["board_size"]}
-    return {}
+    spec = get_game(record["game"])
+    return {option.name: record[option.name] for option in spec.options if option.name in record}
 
 
 def record_game(record: Mapping[str, Any]) -> Game:

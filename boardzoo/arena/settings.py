@@ -236,13 +236,8 @@ def _openings_words(where: MatchSettings | Mapping[str, Any]) -> str:
     return f"openings from {source} (sha256 {str(digest)[:12]}...)"
 
 
-def match_options(
-    game: str, options: Mapping[str, Any] | None = None, board_size: int | None = None
-) -> dict[str, int]:
+def match_options(game: str, options: Mapping[str, Any] | None = None) -> dict[str, int]:
     """Every option of ``game`` for a match: ``options`` checked, defaults filled in.
-
-    ``board_size`` is a shorthand for ``options={"board_size": ...}`` (an error for a game
-    without that option, or when ``options`` sets it too).
 
     Raises:
         ValueError: an unknown game, an option the game does not have, or a value it does not
@@ -251,16 +246,7 @@ def match_options(
     spec = get_game(game)
     if options is not None and not isinstance(options, Mapping):
         raise ValueError(f"options must be a dict of game options, got {options!r}")
-    chosen = dict(options or {})
-    if board_size is not None:
-        spec.option("board_size")  # the game's options, if it has no board size
-        if "board_size" in chosen and chosen["board_size"] != board_size:
-            raise ValueError(
-                f"board_size={board_size!r} and options['board_size']="
-                f"{chosen['board_size']!r} disagree: give the board size once"
-            )
-        chosen["board_size"] = board_size
-    return spec.check_options(chosen)
+    return spec.check_options(dict(options or {}))
 
 
 def make_settings(

@@ -21,14 +21,13 @@ from typing import Any
 import numpy as np
 
 from boardzoo.arena.agent_identity import agent_config, agent_label
+from boardzoo.arena.agent_stats import AgentStats
 from boardzoo.arena.match import check_specs
 from boardzoo.arena.progress import TournamentProgress
 from boardzoo.arena.ratings import fit_elo_totals
 from boardzoo.arena.record_reading import IndexSet
 from boardzoo.arena.record_schema import GameRecord
-from boardzoo.arena.report import plot_ratings, ratings_csv, render_tournament
 from boardzoo.arena.results import (
-    AgentStats,
     MatchTotals,
     RecordSource,
     TournamentResult,
@@ -43,6 +42,7 @@ from boardzoo.arena.settings import (
     make_settings,
     match_options,
 )
+from boardzoo.arena.tournament_report import plot_ratings, ratings_csv, render_tournament
 
 __all__ = ["TOURNAMENT_FILES", "TournamentTotals", "pair_seed", "round_robin", "tournament"]
 
@@ -82,7 +82,6 @@ def tournament(
     settings: ArenaSettings | None = None,
     *,
     options: Mapping[str, Any] | None = None,
-    board_size: int | None = None,
     anchor: str | None = None,
     **changes: Any,
 ) -> TournamentResult:
@@ -99,8 +98,6 @@ def tournament(
             ``i`` in its games ``2i`` and ``2i + 1``, colours swapped), ``workers`` play games
             across pairs. ``sprt`` is for matches only.
         options: the game's options (``{"board_size": 6}``; the others at their defaults).
-        board_size: shorthand for ``options={"board_size": board_size}``, for games with that
-            option; an error for the others.
         anchor: the agent rated ``0`` (default: the first).
         **changes: settings to change (``games=20, time_limit=1.0, out="runs/t", ...``).
 
@@ -120,7 +117,7 @@ def tournament(
         raise TypeError("a tournament takes a list of agent specs (strings)")
     if arena.sprt is not None:
         raise ValueError("sprt is for matches (play_match), not tournaments")
-    chosen = match_options(game, options, board_size)
+    chosen = match_options(game, options)
     labels = [agent_label(a) for a in agents]
     if len(labels) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {labels}")

@@ -14,15 +14,14 @@ from typing import Any
 
 from boardzoo.az.replay import Batch, ReplayBuffer
 from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
-from boardzoo.az.symmetry import Symmetry, symmetries
 from boardzoo.az.train import TrainSettings, TrainSummary, train
 
 # Exported names that need torch: imported from their module on first use.
 _LAZY = {
     "AZNet": "boardzoo.learned.network",
     "NetConfig": "boardzoo.learned.network",
-    "TorchEvaluator": "boardzoo.learned.network",
-    "pick_device": "boardzoo.learned.network",
+    "TorchEvaluator": "boardzoo.learned.torch_evaluator",
+    "pick_device": "boardzoo.learned.devices",
     "ModelFileError": "boardzoo.learned.model_io",
     "load_model": "boardzoo.learned.model_io",
     "save_model": "boardzoo.learned.model_io",
@@ -49,7 +48,6 @@ __all__ = [
     "ReplayBuffer",
     "SelfPlayConfig",
     "SelfPlayGames",
-    "Symmetry",
     "TorchEvaluator",
     "TrainSettings",
     "TrainSummary",
@@ -59,6 +57,5 @@ __all__ = [
     "play_games",
     "save_learner",
     "save_model",
-    "symmetries",
     "train",
 ]

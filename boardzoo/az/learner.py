@@ -3,7 +3,7 @@
 The loss is AlphaZero's: the cross-entropy between the search's policy target and the softmax
 of the network's logits over the legal actions, plus ``value_weight`` times the mean squared
 error between the value and the game's result. Weight decay is the optimiser's (L2). Every batch
-is augmented by the board's symmetries (:mod:`boardzoo.az.symmetry`): each sample is replaced by
+is augmented by the board's symmetries (:mod:`boardzoo.games.symmetry`): each sample is replaced by
 a transform of itself, chosen at random from a seeded generator, observations, policy targets
 and masks transformed together.
 
@@ -25,8 +25,8 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 from boardzoo.az.replay import Batch
-from boardzoo.az.symmetry import symmetries
 from boardzoo.checks import check_int, check_number
+from boardzoo.games.symmetry import symmetries
 from boardzoo.learned.model_io import atomic_torch_save
 from boardzoo.learned.network import AZNet
 

@@ -30,7 +30,8 @@ import torch
 
 from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
 from boardzoo.games.catalog import make_game
-from boardzoo.learned.network import AZNet, NetConfig, TorchEvaluator
+from boardzoo.learned.network import AZNet, NetConfig
+from boardzoo.learned.torch_evaluator import TorchEvaluator
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
 
 __all__ = [

@@ -143,7 +143,8 @@ class _Run:
         import torch  # (torch, an optional dependency: a run needs it, its settings do not)
 
         from boardzoo.az.learner import Learner, load_learner  # (torch)
-        from boardzoo.learned.network import AZNet, NetConfig, pick_device  # (torch)
+        from boardzoo.learned.devices import pick_device  # (torch)
+        from boardzoo.learned.network import AZNet, NetConfig  # (torch)
 
         self.settings = settings
         self.out = settings.out
@@ -210,7 +211,7 @@ class _Run:
             split_games,
             weights_of,
         )
-        from boardzoo.learned.network import TorchEvaluator  # (torch)
+        from boardzoo.learned.torch_evaluator import TorchEvaluator  # (torch)
 
         settings = self.settings
         torch.manual_seed(_seed(settings.seed, iteration, 0))

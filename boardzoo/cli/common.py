@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from boardzoo.agents.registry import check_spec
 from boardzoo.cli.errors import UserError
-from boardzoo.games.catalog import GAME_NAMES, all_games, get_game
+from boardzoo.games.catalog import all_games, game_names, get_game
 from boardzoo.games.spec import GameSpec
 
 if TYPE_CHECKING:
@@ -55,10 +55,10 @@ def add_command(commands: Commands, name: str, summary: str) -> argparse.Argumen
 
 def add_game(parser: argparse.ArgumentParser) -> None:
     """The ``game`` argument: a catalog game."""
-    parser.add_argument("game", choices=GAME_NAMES, help="the game: " + ", ".join(GAME_NAMES))
+    parser.add_argument("game", choices=game_names(), help="the game: " + ", ".join(game_names()))
 
 
-def _declared_flags() -> dict[str, tuple[str, list[int], list[str]]]:
+def declared_option_flags() -> dict[str, tuple[str, list[int], list[str]]]:
     """Each flag a catalog game declares for one of its options (``--size``): the option's
     name, every value it takes in some game, and the games that have it."""
     flags: dict[str, tuple[str, list[int], list[str]]] = {}
@@ -89,7 +89,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         help="an option of the game, e.g. board_size=6 (repeat for several; `boardzoo demo "
         "--help` lists none: see each game's options in the docs)",
     )
-    declared = _declared_flags()
+    declared = declared_option_flags()
     seen: set[str] = set()
     for name, values, games in declared.values():
         if name in seen:
@@ -109,7 +109,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 
 def options_given(args: argparse.Namespace) -> bool:
     """Whether the command line sets any option of the game."""
-    flags = _declared_flags().values()
+    flags = declared_option_flags().values()
     given = [getattr(args, _dest(name), None) for name, _, _ in flags]
     return bool(getattr(args, "game_option", None)) or any(v is not None for v in given)
 
@@ -133,7 +133,7 @@ def game_options(args: argparse.Namespace) -> dict[str, int]:
                 f"--option {name}: {spec.name} has no option {name!r} (its options: {have})"
             )
         chosen[name] = int(value)
-    for flag, (name, _, _) in _declared_flags().items():
+    for flag, (name, _, _) in declared_option_flags().items():
         value = getattr(args, _dest(name), None)
         if value is None or (name in chosen and chosen[name] == value):
             continue

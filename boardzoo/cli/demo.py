@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from boardzoo.cli.common import add_command, add_game_options, game_options
-from boardzoo.games.catalog import GAME_NAMES
+from boardzoo.games.catalog import default_game, game_names
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser = add_command(commands, "demo", "a game between random players, printed as text")
-    parser.add_argument("--game", choices=GAME_NAMES, default="reversi", help="the game")
+    parser.add_argument("--game", choices=game_names(), default=default_game(), help="the game")
     add_game_options(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the random players")
     parser.add_argument("--quiet", action="store_true", help="print the final position only")

@@ -1,6 +1,7 @@
 """Registers the environments with PettingZoo and Gymnasium (done on ``import boardzoo``).
 
-Every game of the catalog gets its AEC id (``spec.aec_id``, its env module's ``env``) and its
+Every game of the catalog gets its AEC id (``spec.aec_id``: its env module's ``env``, or the env
+made from the catalog, :mod:`boardzoo.envs.catalog_env`, for a game without one) and its
 Gymnasium id (``spec.gym_id``, the generic single-agent env with ``game`` set; its
 ``vector_entry_point`` is the batched env, :mod:`boardzoo.vector`). Nothing here
 imports pygame or torch.
@@ -29,17 +30,26 @@ from pettingzoo import AECEnv
 
 from boardzoo.games.catalog import all_games, get_game
 
-__all__ = ["AEC_ENVS", "ENV_ARGUMENTS", "GYMNASIUM_ENVS", "make_env", "register_envs"]
+__all__ = ["ENV_ARGUMENTS", "aec_envs", "gymnasium_envs", "make_env", "register_envs"]
 
 SINGLE_AGENT_ENTRY_POINT = "boardzoo.envs.single_agent:BoardGameSingleAgentEnv"
 VECTOR_ENTRY_POINT = "boardzoo.vector.env:BoardGameVectorEnv"
+CATALOG_ENV_MODULE = "boardzoo.envs.catalog_env"
 # Keywords of every env's ``env()`` that are no game options.
 ENV_ARGUMENTS = ("render_mode", "screen_size")
 
 
-def aec_envs() -> dict[str, str]:
-    """AEC id -> entry point (``"module:env"``), one per catalog game."""
-    return {spec.aec_id: f"{spec.env_module}:env" for spec in all_games()}
+def aec_envs() -> dict[str, dict[str, Any]]:
+    """AEC id -> the ``pettingzoo.register`` arguments, one per catalog game: its env module's
+    ``env``, or the env made from the catalog with the game's name as a keyword."""
+    return {
+        spec.aec_id: (
+            {"entry_point": f"{spec.env_module}:env"}
+            if spec.env_module
+            else {"entry_point": f"{CATALOG_ENV_MODULE}:env", "kwargs": {"game": spec.name}}
+        )
+        for spec in all_games()
+    }
 
 
 def gymnasium_envs() -> dict[str, dict[str, Any]]:
@@ -55,17 +65,13 @@ def gymnasium_envs() -> dict[str, dict[str, Any]]:
     }
 
 
-AEC_ENVS = aec_envs()
-GYMNASIUM_ENVS = gymnasium_envs()
-
-
 def register_envs() -> None:
-    """Add boardzoo's AEC envs to ``pettingzoo.make`` and its single-agent envs to
-    ``gymnasium.make``; calling it again changes nothing."""
-    for env_id, entry_point in AEC_ENVS.items():
+    """Add the catalog's AEC envs to ``pettingzoo.make`` and its single-agent envs to
+    ``gymnasium.make``; calling it again adds only the games registered since."""
+    for env_id, arguments in aec_envs().items():
         if env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id, entry_point=entry_point)
-    for env_id, arguments in GYMNASIUM_ENVS.items():
+            pettingzoo.register("aec", env_id, **arguments)
+    for env_id, arguments in gymnasium_envs().items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, **arguments)
 
@@ -80,6 +86,8 @@ def make_env(game: str, **kwargs: Any) -> AECEnv:
     spec = get_game(game)
     options = {k: v for k, v in kwargs.items() if k not in ENV_ARGUMENTS}
     spec.check_options(options)
-    module = importlib.import_module(spec.env_module)
+    if spec.env_module is None:
+        kwargs = {"game": game, **kwargs}
+    module = importlib.import_module(spec.env_module or CATALOG_ENV_MODULE)
     env: AECEnv = module.env(**kwargs)
     return env

@@ -4,17 +4,17 @@ Each game is an immutable state class following the :class:`BoardState` contract
 one :class:`GameSpec` in the catalog (:mod:`boardzoo.games.catalog`).
 """
 
-from boardzoo.games.catalog import GAME_NAMES, all_games, get_game, make_game
+from boardzoo.games.catalog import all_games, game_names, get_game, make_game, register_game
 from boardzoo.games.connect_four import ConnectFourState
 from boardzoo.games.errors import IllegalMoveError
 from boardzoo.games.reversi import BOARD_SIZES, ReversiState, action_name, parse_action
 from boardzoo.games.spec import Game, GameOption, GameSpec, Look
 from boardzoo.games.state import BoardState, GameState
+from boardzoo.games.symmetry import Symmetry, symmetries
 from boardzoo.games.tictactoe import TicTacToeState
 
 __all__ = [
     "BOARD_SIZES",
-    "GAME_NAMES",
     "BoardState",
     "ConnectFourState",
     "Game",
@@ -24,10 +24,14 @@ __all__ = [
     "IllegalMoveError",
     "Look",
     "ReversiState",
+    "Symmetry",
     "TicTacToeState",
     "action_name",
     "all_games",
+    "game_names",
     "get_game",
     "make_game",
     "parse_action",
+    "register_game",
+    "symmetries",
 ]

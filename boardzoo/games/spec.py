@@ -151,14 +151,20 @@ class GameSpec:
         options: the game's options with their allowed values (empty for most games).
         build: makes the :class:`Game` for a full set of option values (keywords).
         kernels: the module of the game's compiled kernels (see the module docstring).
-        env_module: the module of the PettingZoo env (``env()``, ``raw_env``).
         aec_id: the id for ``pettingzoo.make("aec", ...)``.
         gym_id: the id of the single-agent version for ``gymnasium.make``.
         look: how to draw the game.
+        env_module: the module of the game's own PettingZoo env (``env()``, ``raw_env``), where
+            it has one for its documentation and keyword arguments; ``None``: the env is made
+            from the catalog (:mod:`boardzoo.envs.catalog_env`), the game's options as keywords.
         show_counts: the piece counts decide the game, so status lines show them (Reversi).
         heuristic_rollout: the rollout kernel has a heuristic policy (``policy=1``).
         presets: named combinations of an agent's options that suit this game (``{"strong":
             {"cutoff": 0, ...}}``), by preset name: ``mcts:preset=strong`` takes them.
+        ntuples: the n-tuples of the game's learned evaluation (:mod:`boardzoo.learned.patterns`)
+            for a :class:`Game`: lists of ``(row, col)`` squares (row 0 at the top), each laid
+            on the board in every image under the game's symmetries; ``None``: the game has no
+            learned evaluation.
         evaluation_scale: a typical size of the ``evaluate`` kernel's score: search that needs a
             value in (-1, 1) (MCTS cut-offs, progressive bias) reads a score ``v`` as
             ``tanh(v / evaluation_scale)``.
@@ -172,14 +178,15 @@ class GameSpec:
     options: tuple[GameOption, ...]
     build: Callable[..., Game]
     kernels: str
-    env_module: str
     aec_id: str
     gym_id: str
     look: Look
+    env_module: str | None = None
     show_counts: bool = False
     heuristic_rollout: bool = False
     evaluation_scale: float = 1.0
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    ntuples: Callable[[Game], list[list[tuple[int, int]]]] | None = None
     _made: dict[tuple[tuple[str, int], ...], Game] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -243,6 +250,9 @@ class Game:
             the game; :func:`boardzoo.learned.td.new_net`).
         opening_plies: random plies that open each game when a learned evaluation is measured
             against a baseline (:func:`boardzoo.learned.td.measure`).
+        known_perft: ``(depth, leaves)``: a perft count of the start position known from
+            outside the code (a forced pass is a ply; a game over before ``depth`` is one leaf),
+            which ``boardzoo bench`` checks; ``None`` where none is known.
     """
 
     spec: GameSpec
@@ -259,6 +269,7 @@ class Game:
     layout: tuple[int, int, int]
     td_stages: int = 1
     opening_plies: int = 4
+    known_perft: tuple[int, int] | None = None
 
     @property
     def name(self) -> str:

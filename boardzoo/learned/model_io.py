@@ -22,8 +22,9 @@ import torch
 
 from boardzoo import __version__
 from boardzoo.games.spec import Game
+from boardzoo.learned.devices import pick_device
 from boardzoo.learned.files import atomic_write, atomic_write_text
-from boardzoo.learned.network import AZNet, NetConfig, pick_device
+from boardzoo.learned.network import AZNet, NetConfig
 
 __all__ = [
     "FORMAT",

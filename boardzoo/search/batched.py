@@ -7,9 +7,11 @@ simulation; each of its steps
 
 1. walks every tree from its root down to ``leaves_per_tree`` leaves (with virtual loss when
    more than one), and writes each leaf's observation planes and legal-action mask straight from
-   its bitboards into one batch (:func:`~boardzoo.search.loop.select_leaves`);
-2. leaves the compiled code once to call the evaluator (the network) on that batch
-   (:mod:`boardzoo.search.evaluator_calls`: the evaluator, timed and checked, and the deadline);
+   its bitboards into one batch (:func:`~boardzoo.search.loop.select_leaves`, into a
+   :class:`~boardzoo.search.leaf_batch.LeafBatch`);
+2. leaves the compiled code once (:mod:`boardzoo.search.evaluator_calls`) to call the evaluator
+   (the network) on that batch (:meth:`~boardzoo.search.leaf_batch.LeafBatch.evaluation`: the
+   evaluator, timed and checked, and the deadline);
 3. expands the leaves (children with the softmax of the logits over the legal actions as
    priors) and backs the values up (:func:`~boardzoo.search.loop.expand_and_backup`). Finished
    games are scored exactly, without the network.
@@ -36,12 +38,12 @@ Root choice:
   deterministic ``argmax(pi'(a) - N(a) / (1 + sum_b N(b)))``.
 
 Tree reuse (``search(..., reuse=True)``, or :meth:`BatchedSearch.advance` with the moves
-played): a tree is kept after its search, and the next search of the row continues from the
-node holding its new root, by the search core's one reuse rule (:mod:`boardzoo.search.reroot`:
-within two moves of the old root, passes not counted), with that node's subtree moved to the
-start of the row so the rest of the row is free again. A reused root gets fresh Dirichlet noise on
-its own priors (noise is never left in a kept tree); Gumbel searches always start fresh, since
-sequential halving plans the whole budget of an empty root.
+played): a tree is kept after its search (:mod:`boardzoo.search.kept_trees`), and the next
+search of the row continues from the node holding its new root, by the search core's one reuse
+rule (:mod:`boardzoo.search.reroot`: within two moves of the old root, passes not counted), with
+that node's subtree moved to the start of the row so the rest of the row is free again. A reused
+root gets fresh Dirichlet noise on its own priors (noise is never left in a kept tree); Gumbel
+searches always start fresh, since sequential halving plans the whole budget of an empty root.
 
 ``simulations`` counts the simulations below the root: each tree's root is evaluated first, once,
 and then the root's children receive ``simulations`` visits in all (so an ``MCTSAgent`` with
@@ -62,6 +64,8 @@ from boardzoo.games.state import BoardState
 from boardzoo.search.batched_config import PUCTConfig, SearchResult
 from boardzoo.search.evaluator_calls import StepEvaluation, running
 from boardzoo.search.evaluators import Evaluator, cell_squares
+from boardzoo.search.kept_trees import KeptTrees
+from boardzoo.search.leaf_batch import LeafBatch
 from boardzoo.search.loop import compiled_steps
 from boardzoo.search.options import (
     N_C,
@@ -72,8 +76,6 @@ from boardzoo.search.options import (
     N_VIRTUAL_LOSS,
     NUM_NUMBERS,
 )
-from boardzoo.search.positions import bitboards
-from boardzoo.search.reroot import REUSE_MOVES, find_position, keep_subtree
 from boardzoo.search.roots import (
     add_dirichlet,
     draw_noise,
@@ -82,25 +84,9 @@ from boardzoo.search.roots import (
     seeded_generators,
 )
 from boardzoo.search.select import Choice, considered_visits, new_choice
-from boardzoo.search.tree import (
-    MAX_CHILDREN,
-    MIN_NODES,
-    NO_NODE,
-    NODE_FIELDS,
-    Tree,
-    init_roots,
-    most_visited_line,
-    new_tree,
-    nodes_used,
-    rows_used,
-    share_free_nodes,
-)
+from boardzoo.search.tree import Tree, most_visited_line, rows_used
 
 __all__ = ["BatchedSearch", "PUCTConfig", "SearchResult", "considered_visits"]
-
-_DEFAULT_MAX_NODES = 200_000
-_TIMED_NODES = 2**24  # all trees together, for searches with only a deadline
-_MAX_TIMED_NODES = 2**22
 
 
 def _numbers(config: PUCTConfig) -> np.ndarray:
@@ -153,17 +139,9 @@ class BatchedSearch:
         self._squares = cell_squares(game)
         self._numbers = _numbers(self.config)
         self._kernels = compiled_steps(game, self.config.gumbel)
-        self._forest: Tree | None = None
-        # Tree b holds a finished search (the root at node 0, priors without noise): reusable.
-        self._kept = np.zeros(self.batch_size, dtype=bool)
+        self._trees = KeptTrees(game, self.batch_size, self.config)
         self._every_tree = np.ones(self.batch_size, dtype=bool)
-        rows = self.batch_size * self.config.leaves_per_tree
-        self._leaf_tree = np.zeros(rows, dtype=np.int64)
-        self._leaf_node = np.zeros(rows, dtype=np.int64)
-        self._leaf_row = np.zeros(rows, dtype=np.int64)
-        self._observations = np.zeros((rows, 2, game.rows, game.cols), dtype=np.float32)
-        self._masks = np.zeros((rows, game.num_actions), dtype=bool)
-        self.network_seconds = 0.0  # time spent in the evaluator by the last search
+        self._leaves = LeafBatch(game, self.batch_size * self.config.leaves_per_tree)
 
     @property
     def forest(self) -> Tree | None:
@@ -171,65 +149,12 @@ class BatchedSearch:
         search): tree ``b`` is row ``b`` of the search core's
         :class:`~boardzoo.search.tree.Tree`, its root at node 0. For reading; the search owns
         it."""
-        return self._forest
+        return self._trees.forest
 
-    def _nodes_for(self, simulations: int | None, kept: int) -> int:
-        if self.config.max_nodes is not None:
-            return self.config.max_nodes
-        if simulations is None:  # a time limit: room for long searches of few trees
-            return max(_DEFAULT_MAX_NODES, min(_MAX_TIMED_NODES, _TIMED_NODES // self.batch_size))
-        children = min(self.game.num_actions, MAX_CHILDREN)
-        wanted = kept + 1 + (simulations + 1) * children
-        return max(MIN_NODES, min(_DEFAULT_MAX_NODES, wanted))
-
-    def _room(self, nodes: int) -> Tree:
-        """The forest, grown to ``nodes`` nodes a row if smaller (the kept trees copied over)."""
-        old = self._forest
-        if old is not None and old.s0.shape[1] >= nodes:
-            return old
-        forest = self._forest = new_tree(nodes, rows=self.batch_size)
-        if old is not None:
-            for b in np.flatnonzero(self._kept):
-                used = int(nodes_used(old, b))
-                for name in NODE_FIELDS:
-                    getattr(forest, name)[b, :used] = getattr(old, name)[b, :used]
-                share_free_nodes(forest, b, used)
-        return forest
-
-    def _reuse(self, roots: Sequence[BoardState]) -> np.ndarray:
-        """Re-root each kept tree at the node holding its new root; return which trees were."""
-        reused = np.zeros(len(roots), dtype=bool)
-        forest = self._forest
-        if forest is None or self.config.gumbel:
-            return reused
-        for b, state in enumerate(roots):
-            if not self._kept[b]:
-                continue
-            s0, s1 = bitboards(state)
-            node = find_position(forest, b, s0, s1, state.current_player, REUSE_MOVES)
-            if node == NO_NODE:
-                continue
-            if node != 0:
-                keep_subtree(forest, b, node)
-            reused[b] = True
-        return reused
-
-    def _prepare(
-        self, roots: Sequence[BoardState], simulations: int | None, reuse: bool
-    ) -> tuple[Tree, np.ndarray]:
-        n = len(roots)
-        reused = self._reuse(roots) if reuse else np.zeros(n, dtype=bool)
-        self._kept[:n] = reused  # the trees a larger forest must copy
-        kept = 0
-        if self._forest is not None and reused.any():
-            kept = max(int(nodes_used(self._forest, int(b))) for b in np.flatnonzero(reused))
-        forest = self._room(self._nodes_for(simulations, kept))
-        self._kept[:n] = False  # until this search has finished
-        fresh = np.flatnonzero(~reused).astype(np.int64)
-        bits = np.array([roots[int(b)].bitboards() for b in fresh], dtype=np.uint64).reshape(-1, 2)
-        players = np.array([roots[int(b)].current_player for b in fresh], dtype=np.int64)
-        init_roots(forest, fresh, bits[:, 0].copy(), bits[:, 1].copy(), players)
-        return forest, reused
+    @property
+    def network_seconds(self) -> float:
+        """The time spent in the evaluator by the last search."""
+        return self._leaves.network_seconds
 
     def _check_roots(self, roots: Sequence[BoardState]) -> None:
         if not 1 <= len(roots) <= self.batch_size:
@@ -243,60 +168,15 @@ class BatchedSearch:
     def _run(self, forest: Tree, trees: int, leaves: int, budget: int, active: np.ndarray,
              evaluation: StepEvaluation, choice: Choice) -> int:  # fmt: skip
         """Compiled steps until ``budget`` simulations a tree or ``evaluation`` says stop."""
+        batch = self._leaves
         with running(evaluation) as key:
             return int(
                 self._kernels["run_steps"](
                     forest, trees, leaves, budget, active, self._numbers, choice,
-                    self.game.params, self._squares, self.game.cols, self._leaf_tree,
-                    self._leaf_node, self._leaf_row, self._observations, self._masks, key,
+                    self.game.params, self._squares, self.game.cols, batch.tree, batch.node,
+                    batch.row, batch.observations, batch.masks, key,
                 )
             )  # fmt: skip
-
-    def _evaluation(
-        self, forest: Tree, evaluator: Evaluator, deadline: float | None
-    ) -> StepEvaluation:
-        """What each step calls: the evaluator on the rows written, timed, its output checked,
-        and whether the deadline has passed."""
-        needs_states = bool(getattr(evaluator, "needs_states", False))
-        num_actions = self.game.num_actions
-
-        def evaluate(found: int, rows: int) -> tuple[np.ndarray, np.ndarray, bool]:
-            if rows:
-                start = time.perf_counter()
-                observations, masks = self._observations[:rows], self._masks[:rows]
-                if needs_states:
-                    states = self._leaf_states(forest, found)
-                    logits, values = evaluator(observations, masks, states=states)  # type: ignore[call-arg]  # (evaluators with needs_states take states)
-                else:
-                    logits, values = evaluator(observations, masks)
-                self.network_seconds += time.perf_counter() - start
-                logits = np.ascontiguousarray(logits, dtype=np.float32)
-                values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
-                if logits.shape != (rows, num_actions) or values.shape != (rows,):
-                    raise ValueError(
-                        f"the evaluator must return logits [{rows}, {num_actions}] and values "
-                        f"[{rows}], got {logits.shape} and {values.shape}"
-                    )
-            else:
-                logits = np.zeros((0, num_actions), np.float32)
-                values = np.zeros(0, np.float32)
-            stop = deadline is not None and time.perf_counter() >= deadline
-            return logits, values, stop
-
-        return evaluate
-
-    def _leaf_states(self, forest: Tree, found: int) -> list[BoardState]:
-        """The positions of this step's rows, for evaluators that ask for them."""
-        make = self.game.state_from_bitboards
-        states = []
-        for j in range(found):
-            if self._leaf_row[j] >= 0:
-                tree, node = self._leaf_tree[j], self._leaf_node[j]
-                states.append(
-                    make(int(forest.s0[tree, node]), int(forest.s1[tree, node]),
-                         int(forest.player[tree, node]))
-                )  # fmt: skip
-        return states
 
     def search(
         self,
@@ -355,15 +235,15 @@ class BatchedSearch:
         n = len(roots)
         generators = seeded_generators(n, seeds)
         config = self.config
-        self.network_seconds = 0.0
-        forest, reused = self._prepare(roots, simulations, bool(reuse))
+        self._leaves.network_seconds = 0.0
+        forest, reused = self._trees.prepare(roots, simulations, bool(reuse))
         inherited = np.zeros(n, dtype=np.int64)
         for b in np.flatnonzero(reused):
             first = int(forest.first_child[b, 0])
             inherited[b] = forest.visits[b, first : first + int(forest.num_children[b, 0])].sum()
         table = considered_visits(config.gumbel_k, simulations or 1)
         choice = new_choice(n, self.game.num_actions, table)
-        evaluation = self._evaluation(forest, evaluator, deadline)
+        evaluation = self._leaves.evaluation(forest, evaluator, deadline)
         self._run(forest, n, 1, 1, ~reused, evaluation, choice)  # the roots' own evaluations
         clean: list[tuple[int, slice, np.ndarray]] = []
         if add_noise and config.gumbel:
@@ -389,7 +269,7 @@ class BatchedSearch:
         )  # fmt: skip
         for tree, children, priors in clean:  # the kept trees hold the network's priors
             forest.prior[tree, children] = priors
-        self._kept[:n] = True
+        self._trees.kept[:n] = True
         if temperature > 0 and not config.gumbel:
             action = sample_visits(visits, temperature, self._rng, generators)
         return SearchResult(
@@ -420,7 +300,7 @@ class BatchedSearch:
         if not self.config.gumbel:  # Gumbel never reuses its tree
             child = root.apply(int(chosen))  # the most visited child: expanded, so reused
             self.search([child], evaluator, simulations=2, reuse=True)
-        self._kept[:] = False
+        self._trees.kept[:] = False
 
     def advance(self, tree: int, actions: Sequence[int]) -> bool:
         """Move tree ``tree``'s root down the moves ``actions`` played since its last search.
@@ -441,30 +321,7 @@ class BatchedSearch:
             ValueError: a bad ``tree``, or an action that is not legal where it is played.
         """
         tree = check_int("tree", tree, 0, self.batch_size - 1)
-        forest = self._forest
-        if forest is None or not self._kept[tree]:
-            return False
-        node = 0
-        for i, action in enumerate(actions):
-            action = check_int(f"actions[{i}]", action, 0, self.game.num_actions - 1)
-            first = int(forest.first_child[tree, node])
-            if first == NO_NODE or forest.terminal[tree, node]:
-                self._kept[tree] = False
-                return False
-            count = int(forest.num_children[tree, node])
-            match = np.flatnonzero(forest.action[tree, first : first + count] == action)
-            if match.size == 0:
-                legal = sorted(forest.action[tree, first : first + count].tolist())
-                raise ValueError(
-                    f"actions[{i}]={action} is not legal there; legal actions: {legal}"
-                )
-            node = first + int(match[0])
-        if forest.first_child[tree, node] == NO_NODE or forest.terminal[tree, node]:
-            self._kept[tree] = False
-            return False
-        if node != 0:
-            keep_subtree(forest, tree, node)
-        return True
+        return self._trees.advance(tree, actions)
 
     def principal_variation(self, tree: int = 0, max_length: int = 64) -> list[int]:
         """The most visited line of tree ``tree`` of the last search: its actions from the root.
@@ -479,7 +336,8 @@ class BatchedSearch:
         Returns:
             The actions, the root's move first (empty before any search).
         """
-        if self._forest is None:
+        forest = self._trees.forest
+        if forest is None:
             return []
         tree = check_int("tree", tree, 0, self.batch_size - 1)
-        return most_visited_line(self._forest, tree, 0, max_length)
+        return most_visited_line(forest, tree, 0, max_length)

@@ -7,7 +7,8 @@ the value of each position for the player to move. :func:`encode` makes that inp
 from its bitboards (with :func:`cell_squares`, the game's map from kernel cells to squares).
 
 :class:`UniformEvaluator` needs no network (equal logits, value 0). The network itself, a torch
-module, is in :mod:`boardzoo.learned.network` (this module imports no torch).
+module, is in :mod:`boardzoo.learned.network`, and the evaluator that runs it in
+:mod:`boardzoo.learned.torch_evaluator` (this module imports no torch).
 
 Evaluators that guide the search with other knowledge (prior and value functions, playouts, an
 SB3 policy) are in :mod:`boardzoo.search.function_evaluators`.

@@ -9,7 +9,7 @@ for networks as opponents (imported on first use: it needs torch).
 from typing import Any
 
 from boardzoo.vector.env import BoardGameVectorEnv, OpponentPolicy
-from boardzoo.vector.kernels import COMPILED_OPPONENTS, OPPONENT_KINDS, compiled_opponent_code
+from boardzoo.vector.opponents import COMPILED_OPPONENTS, OPPONENT_KINDS, compiled_opponent_code
 
 __all__ = [
     "COMPILED_OPPONENTS",

@@ -76,12 +76,8 @@ from boardzoo.envs.single_agent import learner_side
 from boardzoo.games.bits import seed_rng
 from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game
-from boardzoo.vector.kernels import (
-    COMPILED_OPPONENTS,
-    POLICY,
-    compiled_opponent_code,
-    compiled_vector,
-)
+from boardzoo.vector.kernels import compiled_vector
+from boardzoo.vector.opponents import COMPILED_OPPONENTS, POLICY, compiled_opponent_code
 
 __all__ = ["BoardGameVectorEnv"]
 

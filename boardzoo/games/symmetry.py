@@ -3,7 +3,9 @@
 The rules of every catalog game are invariant under some transforms of the board: all eight of
 the square's (rotations and reflections) for TicTacToe and Reversi, and the left-right mirror for
 Connect Four, where gravity rules out the others. Training uses them to augment its data: a
-position and its search policy, transformed together, are as good a sample as the original.
+position and its search policy, transformed together, are as good a sample as the original; the
+learned n-tuple evaluation lays each of its tuples on the board in every image
+(:mod:`boardzoo.learned.patterns`).
 
 The symmetries are derived from the :class:`~boardzoo.games.spec.Game`, with no list per game:
 
@@ -130,6 +132,11 @@ class Symmetry:
                 f"policy must end in {self.num_actions} actions, got shape {policy.shape}"
             )
         return policy[..., self.action_source]
+
+    def map_square(self, row: int, col: int) -> tuple[int, int]:
+        """The square that ``(row, col)`` moves to on the transformed board."""
+        target = int(np.flatnonzero(self.square_source == row * self.cols + col)[0])
+        return divmod(target, self.cols)
 
     def map_action(self, action: int) -> int:
         """The action that ``action`` becomes on the transformed board.
