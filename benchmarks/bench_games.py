@@ -29,6 +29,7 @@ from boardzoo.bench import (
     env_label,
     env_steps_per_second,
     game_playouts_per_second,
+    peer_envs,
     perft_figure,
 )
 from boardzoo.games.catalog import game_names, get_game
@@ -57,10 +58,10 @@ def main(argv: list[str] | None = None) -> None:
     rates = env_steps_per_second(5_000 if args.quick else 100_000, repeats, games)
     for name, value in rates.items():
         print(f"env steps/s, {name}: {value:,.0f}")
-    reference = rates["pettingzoo tictactoe_v3"]
+    yardstick = next(iter(peer_envs()))  # the first peer env (PettingZoo's TicTacToe)
     for game in games:
         name = env_label(game)
-        print(f"{name} / pettingzoo tictactoe_v3: {rates[name] / reference:.2f}x")
+        print(f"{name} / {yardstick}: {rates[name] / rates[yardstick]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -191,22 +191,26 @@ def catalog_envs(games: Sequence[Game] | None = None) -> dict[str, Any]:
     return makers
 
 
-PETTINGZOO_ENVS = {
-    "pettingzoo tictactoe_v3": "pettingzoo.classic.tictactoe_v3",
-    "pettingzoo connect_four_v3": "pettingzoo.classic.connect_four_v3",
-}
+def peer_envs() -> dict[str, str]:
+    """``{label: module}`` of the other libraries' envs of the catalog's games
+    (:attr:`~boardzoo.games.spec.GameSpec.peer_envs`): ``"pettingzoo tictactoe_v3"``, ..."""
+    return {
+        f"{module.split('.')[0]} {module.rpartition('.')[2]}": module
+        for spec in all_games()
+        for module in spec.peer_envs
+    }
 
 
 def env_steps_per_second(
     steps: int, repeats: int, games: Sequence[Game] | None = None
 ) -> dict[str, float]:
-    """Median steps/s of the envs of ``games`` (default: every catalog game) and of PettingZoo's
-    ``tictactoe_v3`` and ``connect_four_v3``, measured interleaved (each repeat runs every env
-    once)."""
+    """Median steps/s of the envs of ``games`` (default: every catalog game) and of the other
+    libraries' envs of the catalog's games (:func:`peer_envs`: PettingZoo's ``tictactoe_v3``
+    and ``connect_four_v3``), measured interleaved (each repeat runs every env once)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PettingZoo's classic envs warn on import
         envs = catalog_envs(games)
-        for label, module in PETTINGZOO_ENVS.items():
+        for label, module in peer_envs().items():
             envs[label] = importlib.import_module(module).env
         for make_env in envs.values():
             run_env_games(make_env, steps // 10, seed=0)  # warm-up
@@ -268,7 +272,7 @@ def run_benchmarks(quick: bool = False, output: Callable[[str], None] = print) -
     rates = env_steps_per_second(5_000 if quick else 50_000, repeats)
     for name, value in rates.items():
         output(f"env steps/s, {name}: {value:,.0f}")
-    reference = rates["pettingzoo tictactoe_v3"]
+    yardstick = next(iter(peer_envs()))  # the first peer env (PettingZoo's TicTacToe)
     for name, value in rates.items():
         if name.startswith("boardzoo"):
-            output(f"{name} / pettingzoo tictactoe_v3: {value / reference:.2f}x")
+            output(f"{name} / {yardstick}: {value / rates[yardstick]:.2f}x")

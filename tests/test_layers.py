@@ -41,7 +41,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     # re-exports the games, and lower layers read ``boardzoo.__version__`` (learned's model
     # files, the arena's records). ``_registration`` is the root's hook that registers the envs
     # once gymnasium or pettingzoo is imported (see KNOWN_VIOLATIONS).
-    ("games", ["boardzoo", "boardzoo._registration", "boardzoo.checks", "boardzoo.games"]),
+    (
+        "games",
+        [
+            "boardzoo",
+            "boardzoo._registration",
+            "boardzoo.checks",
+            "boardzoo.settings_history",
+            "boardzoo.games",
+        ],
+    ),
     ("learned", ["boardzoo.learned"]),
     ("search", ["boardzoo.search"]),
     ("agents", ["boardzoo.agents"]),

@@ -52,7 +52,6 @@ from boardzoo.az.train_settings import (
     QUICK,
     TrainSettings,
     settings_from,
-    with_old_defaults,
 )
 from boardzoo.games.catalog import make_game
 from boardzoo.learned.files import atomic_write_text
@@ -66,7 +65,6 @@ __all__ = [
     "TrainSummary",
     "settings_from",
     "train",
-    "with_old_defaults",
 ]
 
 

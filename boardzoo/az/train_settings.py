@@ -3,7 +3,7 @@
 ``boardzoo train``'s flags, :func:`~boardzoo.az.train.train` and a run folder's
 ``settings.json`` all hold these. A resumed run must keep the settings that define what it
 learns (the game, the network, the search, the learner: ``FIXED``); a run saved before a
-setting existed resumes with that setting as it was then (:func:`with_old_defaults`).
+setting existed resumes with that setting as it was then (:mod:`boardzoo.settings_history`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from typing import Any, Literal
 
 from boardzoo.checks import check_int, check_number
 from boardzoo.games.catalog import get_game
+from boardzoo.settings_history import BEFORE, with_settings_before
 
-__all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "settings_from", "with_old_defaults"]
+__all__ = ["DEFAULT_PANEL", "QUICK", "TrainSettings", "settings_from"]
 
 # The evaluation panel: "{simulations}" is the training's simulations per move (UCT at equal
 # simulations).
@@ -65,13 +66,6 @@ _FIXED = (
     "weight_decay",
     "seed",
 )
-# What a run's settings.json written before a setting existed means: the behaviour of then.
-_BEFORE_SETTING_EXISTED: dict[str, Any] = {"record_forced": False}
-
-
-def with_old_defaults(saved: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's saved settings, with the settings it predates set to how it was trained."""
-    return {**_BEFORE_SETTING_EXISTED, **saved}
 
 
 @dataclass(frozen=True)
@@ -143,7 +137,7 @@ class TrainSettings:
     games_per_iteration: int = 128
     temperature_plies: int = 8
     opening_plies: int = 0
-    record_forced: bool = True
+    record_forced: bool = field(default=True, metadata={BEFORE: False})
     dirichlet_alpha: float | None = 0.3
     buffer_size: int = 200_000
     batch_size: int = 256
@@ -222,7 +216,7 @@ class TrainSettings:
     def differences(self, saved: Mapping[str, Any]) -> list[str]:
         """The fixed settings where ``saved`` (a run's ``settings.json``) differs from these."""
         mine = self.to_json()
-        saved = with_old_defaults(saved)
+        saved = with_settings_before(TrainSettings, saved)
         return [
             f"{key}={saved.get(key)!r} (this run: {mine[key]!r})"
             for key in _FIXED

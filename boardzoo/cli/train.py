@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardzoo.az.train import QUICK, TrainSettings, settings_from, train, with_old_defaults
+from boardzoo.az.train import QUICK, TrainSettings, settings_from, train
 from boardzoo.cli.common import (
     RUNS_DIR,
     add_command,
@@ -26,6 +26,7 @@ from boardzoo.cli.common import (
 )
 from boardzoo.cli.dataclass_flags import add_field_flag
 from boardzoo.cli.errors import UserError
+from boardzoo.settings_history import with_settings_before
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -174,7 +175,7 @@ def _saved_settings(out: Path) -> dict[str, Any]:
         return {}  # train() says what is missing
     if not isinstance(saved, dict):
         return {}
-    saved = with_old_defaults(saved)
+    saved = with_settings_before(TrainSettings, saved)
     # The budgets stay: `--resume` alone finishes an interrupted run; give them to train further.
     for key in ("out", "resume", "progress", "device"):
         saved.pop(key, None)

@@ -93,6 +93,7 @@ SPEC = GameSpec(
     kernels="boardzoo.games.connect_four_kernels",
     env_module="boardzoo.envs.connect_four_v0",
     aec_id="boardzoo/connect-four-v0",
+    peer_envs=("pettingzoo.classic.connect_four_v3",),
     # Playouts to the end, blended with minimax backups of the hand-made evaluation. Not
     # separated from plain UCT (55.0% at 0.1 s a move over 30 games, 50.0% at 1 s over 40): no
     # option or combination was, on Connect Four (experiments/enhancements.py).

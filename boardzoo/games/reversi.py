@@ -31,7 +31,12 @@ _STRIDE = 8  # the kernels' bitboards are 8 squares wide whatever the board size
 LAYOUT = (_STRIDE, 1, 0)  # see Game.layout
 FILES = "abcdefghijklmnopqrstuvwxyz"
 BOARD_SIZE = GameOption(
-    "board_size", 8, BOARD_SIZES, "squares on a side of the board", ("--size", "--board-size")
+    "board_size",
+    8,
+    BOARD_SIZES,
+    "squares on a side of the board",
+    ("--size", "--board-size"),
+    label="{value}x{value}",
 )
 
 

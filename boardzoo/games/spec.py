@@ -4,7 +4,8 @@ A game is described by one :class:`GameSpec` in the catalog (:mod:`boardzoo.game
 its names, its sides, its options and how to draw it. ``spec.make(**options)`` gives the
 :class:`Game` for one choice of options (Reversi on 6x6, say): the board's shape, the number of
 actions, the one place where actions get their text names, the start position, and the game's
-compiled kernels with their parameters.
+compiled kernels with their parameters. Its positions follow :class:`GameState` (what search and
+the arena need) and :class:`BoardState` (what boards, names and the kernels need).
 
 The compiled kernels
 --------------------
@@ -51,12 +52,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from boardzoo.games.state import BoardState
 
 __all__ = [
     "DRAW",
@@ -64,9 +62,11 @@ __all__ = [
     "LOSS",
     "WIN",
     "WIN_SCORE",
+    "BoardState",
     "Game",
     "GameOption",
     "GameSpec",
+    "GameState",
     "Look",
 ]
 
@@ -94,7 +94,9 @@ class GameOption:
     """An option of a game (Reversi's ``board_size``): its default and its allowed values.
 
     The command line sets any option as ``--option NAME=VALUE``; ``flags`` are shorter flags
-    the game declares for it (Reversi's ``--size``/``--board-size``).
+    the game declares for it (Reversi's ``--size``/``--board-size``). ``label`` is how titles
+    show a value (``"{value}x{value}"``: ``reversi 6x6``); without one they show
+    ``name=value``.
     """
 
     name: str
@@ -102,6 +104,7 @@ class GameOption:
     allowed: tuple[int, ...]
     help: str
     flags: tuple[str, ...] = ()
+    label: str = ""
 
     def check(self, value: object) -> int:
         """``value`` if it is allowed, else a ``ValueError`` naming it and the allowed values."""
@@ -165,6 +168,8 @@ class GameSpec:
             for a :class:`Game`: lists of ``(row, col)`` squares (row 0 at the top), each laid
             on the board in every image under the game's symmetries; ``None``: the game has no
             learned evaluation.
+        peer_envs: modules of other libraries' AEC envs of this game (PettingZoo's classic
+            ones), which ``boardzoo bench`` times next to this game's env.
         evaluation_scale: a typical size of the ``evaluate`` kernel's score: search that needs a
             value in (-1, 1) (MCTS cut-offs, progressive bias) reads a score ``v`` as
             ``tanh(v / evaluation_scale)``.
@@ -187,6 +192,7 @@ class GameSpec:
     evaluation_scale: float = 1.0
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     ntuples: Callable[[Game], list[list[tuple[int, int]]]] | None = None
+    peer_envs: tuple[str, ...] = ()
     _made: dict[tuple[tuple[str, int], ...], Game] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -283,12 +289,13 @@ class Game:
 
     @property
     def label(self) -> str:
-        """The game and its options for titles: ``"reversi 6x6"``, ``"connect_four"``."""
-        if "board_size" in self.options:
-            size = self.options["board_size"]
-            return f"{self.name} {size}x{size}"
-        extra = ", ".join(f"{k}={v}" for k, v in self.options.items())
-        return f"{self.name} ({extra})" if extra else self.name
+        """The game and its options for titles: ``"reversi 6x6"`` (options with a ``label``),
+        ``"three_in_a_row (size=4)"`` (the others), ``"connect_four"``."""
+        shown = [o.label.format(value=self.options[o.name]) for o in self.spec.options if o.label]
+        extra = ", ".join(
+            f"{o.name}={self.options[o.name]}" for o in self.spec.options if not o.label
+        )
+        return " ".join([self.name, *shown, *([f"({extra})"] if extra else [])])
 
     @cached_property
     def kernels(self) -> ModuleType:
@@ -334,3 +341,111 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.label!r})"
+
+
+# --- positions -------------------------------------------------------------------------------
+# Modelled on OpenSpiel's ``State``: a position knows whose turn it is, its legal actions, how to
+# apply one, whether the game is over and what each player scored. States are immutable values:
+# ``apply`` returns a new state, so a snapshot costs nothing and can be shared between threads.
+
+S = TypeVar("S", bound="GameState")
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """A position of a two-player, zero-sum, perfect-information game.
+
+    Players are numbered 0 (moves first) and 1. Actions are integers in ``range(num_actions)``.
+    Search and the arena need only this; :class:`BoardState` adds what boards, names and the
+    compiled kernels need.
+    """
+
+    @property
+    def game(self) -> Game | None:
+        """The catalog game this position belongs to, or ``None`` (a foreign game)."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (every action, legal or not)."""
+        ...
+
+    @property
+    def current_player(self) -> int:
+        """The player to move: 0 or 1 (meaningless once the game is over)."""
+        ...
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions in increasing order; empty once the game is over."""
+        ...
+
+    def legal_action_mask(self) -> np.ndarray:
+        """A fresh int8 array of length ``num_actions``: 1 where the action is legal."""
+        ...
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the integer ``action`` is legal here."""
+        ...
+
+    def apply(self: S, action: int) -> S:
+        """The state after ``action``; raises ``IllegalMoveError`` if it is not legal."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def returns(self) -> tuple[float, float]:
+        """Final rewards of players 0 and 1: +1 win, -1 loss, 0 draw (all 0 while in play)."""
+        ...
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 once the game is won, ``None`` for a draw or a game in progress."""
+        ...
+
+
+@runtime_checkable
+class BoardState(GameState, Protocol):
+    """A position of a catalog game: a board of ``game.rows`` x ``game.cols`` squares."""
+
+    @property
+    def game(self) -> Game:
+        """The game, with its options, shape, action names and compiled kernels."""
+        ...
+
+    def must_pass(self) -> bool:
+        """The player to move has no placement and must pass (always False without passes)."""
+        ...
+
+    def bitboards(self) -> tuple[int, int]:
+        """Player 0's and player 1's pieces as the compiled kernels lay them out."""
+        ...
+
+    def planes(self, player: int) -> np.ndarray:
+        """Int8 ``(rows, cols, 2)``: plane 0 ``player``'s pieces, plane 1 the opponent's."""
+        ...
+
+    def square_owner(self, row: int, col: int) -> int | None:
+        """0 or 1 for the player whose piece is on ``(row, col)``, ``None`` when it is empty."""
+        ...
+
+    def move_square(self, action: int) -> tuple[int, int] | None:
+        """The square that the legal ``action`` fills from here; ``None`` for a pass."""
+        ...
+
+    def placed_square(self, action: int) -> tuple[int, int] | None:
+        """The square filled by ``action``, the move that led to this position (``None``: pass)."""
+        ...
+
+    def disc_counts(self) -> tuple[int, int]:
+        """How many pieces players 0 and 1 have on the board."""
+        ...
+
+    def winning_line(self) -> tuple[tuple[int, int], ...] | None:
+        """The squares of the line that won the game, in order, for games won by a line."""
+        ...
+
+    def to_text(self) -> str:
+        """The board a row per line, top first: the sides' symbols and ``.`` for empty."""
+        ...

@@ -60,6 +60,7 @@ SPEC = GameSpec(
     kernels="boardzoo.games.tictactoe_kernels",
     env_module="boardzoo.envs.tictactoe_v0",
     aec_id="boardzoo/tictactoe-v0",
+    peer_envs=("pettingzoo.classic.tictactoe_v3",),
     presets={"strong": {}},  # plain UCT plays it perfectly
     gym_id="boardzoo/TicTacToe-v0",
     look=Look(
