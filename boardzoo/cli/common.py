@@ -77,6 +77,17 @@ def _dest(option: str) -> str:
     return f"option_{option}"
 
 
+def _options_text() -> str:
+    """Every catalog game's options with their values: ``"reversi: board_size=4|6|8"``."""
+    games = [
+        f"{spec.name}: "
+        + ", ".join(f"{o.name}={'|'.join(map(str, o.allowed))}" for o in spec.options)
+        for spec in all_games()
+        if spec.options
+    ]
+    return "; ".join(games) or "none"
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """``--option NAME=VALUE`` (any option of the game, repeatable) and the shorter flags the
     catalog's games declare for their options (``--size``), read by :func:`game_options`."""
@@ -84,10 +95,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--option",
         dest="game_option",
         action="append",
-        default=[],
+        default=None,
         metavar="NAME=VALUE",
-        help="an option of the game, e.g. board_size=6 (repeat for several; `boardzoo demo "
-        "--help` lists none: see each game's options in the docs)",
+        help="an option of the game (repeat for several); the options: " + _options_text(),
     )
     declared = declared_option_flags()
     seen: set[str] = set()
@@ -125,9 +135,8 @@ def game_options(args: argparse.Namespace) -> dict[str, int]:
         name, equals, value = text.partition("=")
         name = name.strip()
         if not equals or not value.strip().lstrip("-").isdigit():
-            raise UserError(
-                f"--option {text!r} is not allowed: write NAME=VALUE, e.g. board_size=6"
-            )
+            example = f"{spec.options[0].name}={spec.options[0].default}" if spec.options else "1"
+            raise UserError(f"--option {text!r} is not allowed: write NAME=VALUE, e.g. {example}")
         if name not in names:
             raise UserError(
                 f"--option {name}: {spec.name} has no option {name!r} (its options: {have})"
