@@ -8,6 +8,7 @@
     boardzoo arena tictactoe mcts:simulations=200 random --sprt elo0=0,elo1=100 --games 1000
     boardzoo tournament reversi random greedy alphabeta:depth=4 --games 50 --out runs/t1
     boardzoo replay runs/m1.jsonl --game 3 [--gif game3.gif]
+    boardzoo solve reversi --position "O--OOOOX-OOOOOOXOOXXOOOX...--- X"   # exact score, best move
     boardzoo agents [mcts]                                             # agents and their options
     boardzoo bench
     boardzoo demo --game connect_four                                  # a random game as text
@@ -38,7 +39,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from boardzoo import __version__
-from boardzoo.cli import agents, arena, bench, demo, play, replay, tournament, train
+from boardzoo.cli import agents, arena, bench, demo, play, replay, solve, tournament, train
 from boardzoo.cli.common import HelpFormatter
 from boardzoo.cli.errors import UserError, cli_words, error_text, os_error_text
 
@@ -63,6 +64,7 @@ COMMANDS: dict[str, Command] = {
     "tournament": tournament,
     "replay": replay,
     "train": train,
+    "solve": solve,
     "agents": agents,
     "bench": bench,
     "demo": demo,

@@ -115,7 +115,16 @@ SPEC = GameSpec(
     heuristic_rollout=True,
     evaluation_scale=60.0,  # about 1.5 standard deviations of the evaluation in play
     ntuples=ntuples,
+    solver="boardzoo.games.reversi_solver",
+    parse_position=lambda game, text: _obf_position(game, text),
 )
+
+
+def _obf_position(game: Game, text: str) -> ReversiState:
+    """A position of ``game`` (8x8) in the FFO/OBF notation (:meth:`ReversiState.from_obf`)."""
+    if game.options["board_size"] != 8:
+        raise ValueError(f"the FFO/OBF notation is for 8x8 boards, not {game.label}")
+    return ReversiState.from_obf(text)
 
 
 @cache
@@ -207,6 +216,27 @@ class ReversiState:
         white = (1 << (low * _STRIDE + low)) | (1 << (high * _STRIDE + high))
         black = (1 << (high * _STRIDE + low)) | (1 << (low * _STRIDE + high))
         return cls(size, black, white, BLACK)
+
+    @classmethod
+    def from_obf(cls, text: str) -> ReversiState:
+        """A position in the notation of the FFO and OBF files: 64 squares from a1 to h8, a row
+        of 8 at a time (``X`` black, ``O`` white, ``-`` empty), then the side to move (``X`` or
+        ``O``); what follows (``; G8:+18; ...``) is ignored. 8x8 only.
+        """
+        fields = text.split(";")[0].split()
+        if len(fields) != 2 or len(fields[0]) != 64 or fields[1].upper() not in ("X", "O"):
+            raise ValueError(
+                f"expected 64 squares of X, O or - and the side to move (X or O), got {text!r}"
+            )
+        black = white = 0
+        for index, char in enumerate(fields[0].upper()):
+            if char == "X":
+                black |= 1 << index
+            elif char == "O":
+                white |= 1 << index
+            elif char != "-":
+                raise ValueError(f"unknown square {char!r} at {index}: use X, O or -")
+        return cls(8, black, white, BLACK if fields[1].upper() == "X" else WHITE)
 
     @classmethod
     def from_text(cls, text: str, current_player: int = BLACK) -> ReversiState:

@@ -168,6 +168,14 @@ class GameSpec:
             for a :class:`Game`: lists of ``(row, col)`` squares (row 0 at the top), each laid
             on the board in every image under the game's symmetries; ``None``: the game has no
             learned evaluation.
+        solver: the module of the game's own exact solver, where it has one (Reversi's, which
+            scores the final disc difference): ``solve(s0, s1, player, params, alpha, beta,
+            table_keys, table_data, counters) -> (score, cell)``, ``new_table(bits)``,
+            ``SCORE_LIMIT`` and ``NUM_COUNTERS`` (:func:`boardzoo.search.solve.solve`); ``None``:
+            positions are solved by the search core's exact negamax, scoring 1, 0 or -1.
+        parse_position: reads a position from the game's own text notation (Reversi's: the
+            64 squares and the side to move of the FFO and OBF files), for ``boardzoo solve
+            --position``; ``None``: positions are given as move lists only.
         peer_envs: modules of other libraries' AEC envs of this game (PettingZoo's classic
             ones), which ``boardzoo bench`` times next to this game's env.
         evaluation_scale: a typical size of the ``evaluate`` kernel's score: search that needs a
@@ -193,6 +201,8 @@ class GameSpec:
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     ntuples: Callable[[Game], list[list[tuple[int, int]]]] | None = None
     peer_envs: tuple[str, ...] = ()
+    solver: str | None = None
+    parse_position: Callable[[Game, str], BoardState] | None = None
     _made: dict[tuple[tuple[str, int], ...], Game] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

@@ -1,0 +1,143 @@
+"""Solve a position: its exact score with perfect play, a best move, and how long it took.
+
+    from boardzoo.search import solve
+    result = solve(state)            # SolveResult(score=38, best_moves=(8,), nodes=..., ...)
+    solve(state, exact=False)        # win, draw or loss only: a fraction of the time
+    solve(state, all_moves=True)     # the exact score of every legal move
+
+A game with an exact solver of its own (:attr:`~boardzoo.games.spec.GameSpec.solver`; Reversi's
+scores the final disc difference, the empty squares going to the winner, as FFO and Edax count
+it) is solved by it; any other catalog game by the search core's exact negamax
+(:mod:`boardzoo.search.exact`), which scores 1 (the player to move wins), 0 or -1. Either runs
+compiled, to the end of the game, with no clock: ``solve`` is for positions that its solver
+finishes (Reversi: about 20 empties in a second or two).
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+import boardzoo.search.exact as negamax
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+
+__all__ = ["SolveResult", "forget_tables", "solve"]
+
+_TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found.
+
+    Attributes:
+        score: the exact score for the player to move (a lower or upper bound when ``exact`` is
+            false: only its sign is sure): Reversi's final disc difference, else 1, 0 or -1.
+        best_moves: the actions that keep ``score`` (every one of them with ``all_moves``, else
+            the first found); empty when the game is over, ``(pass,)`` when the player must pass.
+        move_scores: with ``all_moves``, the exact score of each legal action; else empty.
+        nodes: positions searched.
+        seconds: wall time of the search.
+        exact: whether ``score`` is exact (``False``: a win/draw/loss solve).
+    """
+
+    score: int
+    best_moves: tuple[int, ...]
+    nodes: int
+    seconds: float
+    exact: bool = True
+    move_scores: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def _solver(game: Game) -> tuple[ModuleType, Any]:
+    """The game's solver module (the exact negamax's without one) and its ``solve`` function."""
+    if game.spec.solver is not None:
+        module = importlib.import_module(game.spec.solver)
+        return module, module.solve
+    return negamax, negamax.compiled_exact(game)["exact_root"]
+
+
+def _table(game: Game, module: ModuleType, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The solver's table for ``game``, kept between calls: what it holds are facts about
+    positions (bounds of their scores), true in any later solve of the same game."""
+    key = (game.file_stem, bits)
+    if key not in _TABLES:
+        _TABLES.clear()  # one table at a time: they are large
+        _TABLES[key] = module.new_table(bits)
+    return _TABLES[key]
+
+
+def forget_tables() -> None:
+    """Drop the transposition tables that :func:`solve` keeps between calls (their memory, and
+    what they know: the next solve starts from nothing, as a benchmark's should)."""
+    _TABLES.clear()
+
+
+def solve(
+    state: BoardState, *, exact: bool = True, all_moves: bool = False, table_bits: int = 22
+) -> SolveResult:
+    """The score of ``state`` with perfect play by both sides, and its best moves.
+
+    Args:
+        state: a position of a catalog game.
+        exact: the exact score; ``False``: only win, draw or loss (a null-window solve around
+            0), much faster.
+        all_moves: also score every legal move exactly (every best move is then listed).
+        table_bits: the solver's transposition table holds ``2**table_bits`` entries.
+
+    Raises:
+        ValueError: ``state`` is not a position of a catalog game, or ``table_bits`` is outside
+            10..26.
+    """
+    game = getattr(state, "game", None)
+    if not isinstance(game, Game):
+        raise ValueError(f"solve needs a position of a catalog game, got {state!r}")
+    if (
+        isinstance(table_bits, bool)
+        or not isinstance(table_bits, int)
+        or not 10 <= table_bits <= 26
+    ):
+        raise ValueError(f"table_bits must be an integer in 10..26, got {table_bits!r}")
+    module, run = _solver(game)
+    limit = module.SCORE_LIMIT
+    keys, data = _table(game, module, table_bits)
+    counters = np.zeros(module.NUM_COUNTERS, dtype=np.int64)
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    player = np.int64(state.current_player)
+    window = (-limit, limit) if exact else (-1, 1)
+    start = time.perf_counter()
+    if state.is_terminal():
+        score, _ = run(s0, s1, player, game.params, -limit, limit, keys, data, counters)
+        return SolveResult(int(score), (), int(counters[0]), time.perf_counter() - start, True)
+    if not all_moves:
+        score, cell = run(s0, s1, player, game.params, *window, keys, data, counters)
+        action = _action(game, state, int(cell))
+        seconds = time.perf_counter() - start
+        return SolveResult(int(score), (action,), int(counters[0]), seconds, exact)
+    scores: dict[int, int] = {}
+    for action in state.legal_actions():
+        child = state.apply(action)
+        c0, c1 = (np.uint64(b) for b in child.bitboards())
+        value, _ = run(c0, c1, np.int64(child.current_player), game.params, -limit, limit,
+                       keys, data, counters)  # fmt: skip
+        scores[action] = int(value) if child.current_player == state.current_player else -int(value)
+    best = max(scores.values())
+    moves = tuple(a for a, v in scores.items() if v == best)
+    return SolveResult(best, moves, int(counters[0]), time.perf_counter() - start, True, scores)
+
+
+def _action(game: Game, state: BoardState, cell: int) -> int:
+    """The action that fills ``cell`` (``-1``: the pass, or the first legal action)."""
+    if cell < 0:
+        return state.legal_actions()[0]
+    return int(game.kernels.cell_action(np.int64(cell), game.params))

@@ -1,0 +1,152 @@
+"""The exact solver (boardzoo.search.solve) against facts from outside the code.
+
+- Reversi: a plain negamax over the independent reference rules of ``reference_reversi`` (no
+  pruning tricks, scored as Othello counts a game: the empty squares go to the winner) on
+  hundreds of random positions near the end, every move's score compared; the 4x4 game from the
+  start (known: the second player wins 11-3, two squares left empty, so -10 for the first
+  player); the FFO endgame positions #1-#19 with their published scores, when ``../shared/ffo``
+  is there.
+- Other games (the search core's exact negamax): TicTacToe from the start is a draw with every
+  first move, and Connect Four positions near the end against ``reference_connect_four``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+import reference_connect_four as c4
+from reference_reversi import RefGame, place, placements
+
+from boardzoo.games import ReversiState, make_game
+from boardzoo.search.solve import solve
+
+FFO = Path(__file__).resolve().parents[2] / "shared" / "ffo"
+
+
+def reference_score(game: RefGame) -> int:
+    """The final disc difference for the player to move with perfect play (plain negamax)."""
+    return _negamax(tuple(map(tuple, game.board)), game.player, False)
+
+
+@cache
+def _negamax(board: tuple[tuple[str, ...], ...], player: int, passed: bool) -> int:
+    grid = [list(row) for row in board]
+    moves = placements(grid, player)
+    if not moves:
+        if passed or not placements(grid, 1 - player):
+            cells = [c for row in grid for c in row]
+            mine, theirs = cells.count("XO"[player]), cells.count("XO"[1 - player])
+            empty = len(cells) - mine - theirs
+            diff = mine - theirs
+            return diff + empty if diff > 0 else diff - empty if diff < 0 else 0
+        return -_negamax(board, 1 - player, True)
+    return max(
+        -_negamax(tuple(map(tuple, place(grid, player, r, c))), 1 - player, False) for r, c in moves
+    )
+
+
+def reference_move_scores(game: RefGame) -> dict[int, int]:
+    """Every legal action's score for the player to move."""
+    scores = {}
+    for action in game.legal_actions():
+        child = game.play(action)
+        scores[action] = -reference_score(child)
+    return scores
+
+
+def _to_state(game: RefGame) -> ReversiState:
+    text = "\n".join("".join(row) for row in game.board)
+    return ReversiState.from_text(text, game.player)
+
+
+def random_endgames(count: int, empties: int, seed: int) -> list[RefGame]:
+    """Positions of random 8x8 games with ``empties`` empty squares, the game still on."""
+    rng = np.random.default_rng(seed)
+    found: list[RefGame] = []
+    while len(found) < count:
+        game = RefGame.start(8)
+        while sum(row.count(".") for row in game.board) > empties and game.legal_actions():
+            actions = game.legal_actions()
+            game = game.play(int(actions[rng.integers(len(actions))]))
+        if game.legal_actions() and sum(row.count(".") for row in game.board) == empties:
+            found.append(game)
+    return found
+
+
+@pytest.mark.parametrize("empties", [3, 5, 7, 9])
+def test_reversi_scores_and_best_moves_match_the_reference(empties):
+    for game in random_endgames(60 if empties < 9 else 25, empties, seed=empties):
+        state = _to_state(game)
+        expected = reference_move_scores(game)
+        result = solve(state, all_moves=True)
+        assert result.move_scores == expected, game.board
+        best = max(expected.values())
+        assert result.score == best
+        assert set(result.best_moves) == {a for a, v in expected.items() if v == best}
+        quick = solve(state)
+        assert quick.score == best and quick.best_moves[0] in result.best_moves
+        wld = solve(state, exact=False)
+        assert np.sign(wld.score) == np.sign(best) and (best != 0 or wld.score == 0)
+
+
+def test_reversi_4x4_is_won_by_the_second_player_11_to_3():
+    result = solve(make_game("reversi", board_size=4).initial_state(), all_moves=True)
+    assert result.score == -10  # 3-11 with two squares empty, which go to the winner
+    assert set(result.move_scores.values()) == {-10}  # the four first moves are symmetric
+
+
+def _ffo_lines(name: str) -> list[str]:
+    path = FFO / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not there (the FFO positions live in ../shared/ffo)")
+    return [line for line in path.read_text().splitlines() if line.strip()]
+
+
+def _published(line: str) -> dict[str, int]:
+    return {
+        part.split(":")[0].strip().lower(): int(part.split(":")[1])
+        for part in line.split(";")[1:]
+        if ":" in part
+    }
+
+
+def test_ffo_1_to_19_get_their_published_scores_and_moves():
+    for number, line in enumerate(_ffo_lines("fforum-1-19.obf"), start=1):
+        state = ReversiState.from_obf(line)
+        published = _published(line)
+        best = max(published.values())
+        result = solve(state)
+        move = state.game.action_name(result.best_moves[0])
+        assert result.score == best, f"FFO #{number}"
+        assert published.get(move) == best, f"FFO #{number}: {move} is not a best move"
+
+
+def test_the_generic_solver_draws_tictactoe_and_solves_late_connect_four():
+    result = solve(make_game("tictactoe").initial_state(), all_moves=True)
+    assert result.score == 0 and result.move_scores == dict.fromkeys(range(9), 0)
+    game = make_game("connect_four")
+    rng = np.random.default_rng(3)
+    checked = 0
+    while checked < 20:
+        state, board = game.initial_state(), c4.new_board()
+        for _ in range(33):  # nine squares left at most
+            if state.is_terminal():
+                break
+            action = int(rng.choice(state.legal_actions()))
+            state, board = state.apply(action), c4.drop(board, action, c4.to_move(board))
+        if state.is_terminal():
+            continue
+        assert solve(state).score == _c4_value(board)
+        checked += 1
+
+
+def _c4_value(board: c4.Board) -> int:
+    """1, 0 or -1 for the player to move, by plain negamax over the reference rules."""
+    player = c4.to_move(board)
+    if c4.is_over(board):
+        winner = c4.winner(board)
+        return 0 if winner is None else (1 if winner == player else -1)
+    return max(-_c4_value(c4.drop(board, col, player)) for col in c4.legal_columns(board))
