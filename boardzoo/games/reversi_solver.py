@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 SHALLOW_EMPTIES = 6  # at most this many empties: no table, parity ordering
+ETC_EMPTIES = 12  # from this many empties: enhanced transposition cutoffs
 LAST_EMPTIES = 4  # at most this many: loops over the empty squares
 MAX_PLY = 136  # passes included, longer than any game
 NODES = 0  # counters[...] slots
@@ -66,6 +67,22 @@ QUADRANTS = np.array(
 )
 
 
+def _neighbours() -> np.ndarray:
+    """For each square of the 8x8 layout, the squares around it."""
+    table = np.zeros(64, dtype=np.uint64)
+    for square in range(64):
+        row, col = divmod(square, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, c = row + dr, col + dc
+                if (dr or dc) and 0 <= r < 8 and 0 <= c < 8:
+                    table[square] |= np.uint64(1 << (r * 8 + c))
+    return table
+
+
+NEIGHBOURS = _neighbours()
+
+
 def new_table(bits: int = 21) -> tuple[np.ndarray, np.ndarray]:
     """An empty transposition table of ``2**bits`` entries: ``(keys, data)``."""
     keys = np.zeros((1 << bits, 2), dtype=np.uint64)
@@ -91,10 +108,10 @@ def final_score(own, opp, valid):
 def _last_one(own, opp, valid, square):
     """The score with one empty square left, ``square``."""
     bit = U1 << np.uint64(square)
-    flipped = flips(own, opp, square)
+    flipped = flips(own, opp, square) if NEIGHBOURS[square] & opp else U0
     if flipped:
         return final_score(own | flipped | bit, opp & ~flipped, valid)
-    flipped = flips(opp, own, square)
+    flipped = flips(opp, own, square) if NEIGHBOURS[square] & own else U0
     if flipped:
         return final_score(own & ~flipped, opp | flipped | bit, valid)
     return final_score(own, opp, valid)
@@ -109,10 +126,19 @@ def _search_last(own, opp, valid, empty, alpha, beta, passed, counters):
     if (empty & (empty - U1)) == U0:
         return _last_one(own, opp, valid, lowest_bit_index(empty))
     best = -SCORE_BOUND
-    squares = empty
-    while squares:
+    odd = U0  # parity: the squares of regions with an odd number of empties first
+    for q in range(4):
+        if popcount(empty & QUADRANTS[q]) & U1:
+            odd |= QUADRANTS[q]
+    squares = empty & odd
+    later = empty & ~odd
+    while squares or later:
+        if squares == U0:
+            squares, later = later, U0
         square = lowest_bit_index(squares)
         squares &= squares - U1
+        if NEIGHBOURS[square] & opp == U0:
+            continue  # no opponent disc next to it: nothing to flip
         flipped = flips(own, opp, square)
         if flipped == U0:
             continue
@@ -140,15 +166,6 @@ def _search_last(own, opp, valid, empty, alpha, beta, passed, counters):
     return best
 
 
-@njit("i8(u8, u8, u8)", cache=True, nogil=True, inline="always")
-def _fastest_first_key(own, opp, valid):
-    """How little the move leaving ``own`` to move (the opponent) with ``opp`` is worth to it:
-    lower keys are searched first."""
-    moves = legal_moves(own, opp, valid)
-    key = W_MOBILITY * np.int64(popcount(moves)) + W_CORNER * np.int64(popcount(moves & CORNERS))
-    return key
-
-
 @njit("i8(u8, u8)", cache=True, nogil=True, inline="always")
 def _potential(own, opp):
     """Empty squares next to ``opp``'s discs: where ``own`` may one day move."""
@@ -162,57 +179,19 @@ def _potential(own, opp):
     return np.int64(popcount(around & empty))
 
 
-@njit(
-    "i8(u8, u8, u8, i8, i8, i8, i8, i8[:, ::1], i8[:, ::1], u8[:, ::1], i1[:, ::1], i8[::1])",
-    cache=True,
-    nogil=True,
-)
-def _search(own, opp, valid, alpha, beta, passed, ply, moves_at, keys_at, t_keys, t_data, counters):
-    """Negamax with the table above :data:`SHALLOW_EMPTIES` empties, parity below."""
-    empty = valid & ~(own | opp)
-    empties = np.int64(popcount(empty))
-    if empties <= LAST_EMPTIES:
-        return _search_last(own, opp, valid, empty, alpha, beta, passed, counters)
-    counters[NODES] += 1
-    moves = legal_moves(own, opp, valid)
-    if moves == U0:
-        if passed or legal_moves(opp, own, valid) == U0:
-            return final_score(own, opp, valid)
-        return -_search(
-            opp,
-            own,
-            valid,
-            -beta,
-            -alpha,
-            np.int64(PASSED),
-            ply + 1,
-            moves_at,
-            keys_at,
-            t_keys,
-            t_data,
-            counters,
-        )
-    deep = empties > SHALLOW_EMPTIES
-    slot = 0
-    hash_move = -1
-    original_alpha = alpha
-    if deep:
-        h = own * _HASH_OWN ^ opp * _HASH_OPP
-        h ^= h >> _S29
-        slot = np.int64(h & np.uint64(t_keys.shape[0] - 1))
-        if t_keys[slot, T_OWN] == own and t_keys[slot, T_OPP] == opp and t_data[slot, 3] >= 0:
-            lower = np.int64(t_data[slot, T_LOWER])
-            upper = np.int64(t_data[slot, T_UPPER])
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower == upper:
-                return lower
-            alpha = max(alpha, lower)
-            beta = min(beta, upper)
-            hash_move = np.int64(t_data[slot, T_MOVE])
-    # Order the moves: insertion sort on keys.
+@njit("i8(u8, u8, u8[:, ::1])", cache=True, nogil=True, inline="always")
+def _slot(own, opp, t_keys):
+    """The table slot of a position."""
+    h = own * _HASH_OWN ^ opp * _HASH_OPP
+    h ^= h >> _S29
+    return np.int64(h & np.uint64(t_keys.shape[0] - 1))
+
+
+@njit(cache=True, nogil=True)
+def _order(own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys_at, bits_at):
+    """Sort ``moves`` into row ``ply`` of the scratch arrays, best first: the table's move,
+    then (few empties) the odd regions, then fastest first. Each move's flips and the
+    opponent's replies after it go into ``bits_at`` for the search. Returns the count."""
     count = 0
     odd = U0
     if not deep:
@@ -227,10 +206,13 @@ def _search(own, opp, valid, alpha, beta, passed, ply, moves_at, keys_at, t_keys
         flipped = flips(own, opp, square)
         child_own = opp & ~flipped
         child_opp = own | flipped | bit
+        replies = legal_moves(child_own, child_opp, valid)
         if square == hash_move:
             key = np.int64(-(1 << 30))
         else:
-            key = _fastest_first_key(child_own, child_opp, valid)
+            key = W_MOBILITY * np.int64(popcount(replies)) + W_CORNER * np.int64(
+                popcount(replies & CORNERS)
+            )
             if deep:
                 key += W_POTENTIAL * _potential(child_own, child_opp)
             elif bit & odd:
@@ -238,64 +220,101 @@ def _search(own, opp, valid, alpha, beta, passed, ply, moves_at, keys_at, t_keys
         i = count
         while i > 0 and keys_at[ply, i - 1] > key:
             keys_at[ply, i] = keys_at[ply, i - 1]
-            moves_at[ply, i] = moves_at[ply, i - 1]
+            squares_at[ply, i] = squares_at[ply, i - 1]
+            bits_at[ply, i, 0] = bits_at[ply, i - 1, 0]
+            bits_at[ply, i, 1] = bits_at[ply, i - 1, 1]
             i -= 1
         keys_at[ply, i] = key
-        moves_at[ply, i] = square
+        squares_at[ply, i] = square
+        bits_at[ply, i, 0] = flipped
+        bits_at[ply, i, 1] = replies
         count += 1
+    return count
+
+
+_SEARCH_SIGNATURE = (
+    "i8(u8, u8, u8, u8, i8, i8, i8, i8, i8[:, ::1], i8[:, ::1], u8[:, :, ::1], u8[:, ::1], "
+    "i1[:, ::1], i8[::1])"
+)
+
+
+@njit(_SEARCH_SIGNATURE, cache=True, nogil=True)
+def _search(
+    own, opp, moves, valid, alpha, beta, passed, ply, squares_at, keys_at, bits_at, t_keys,
+    t_data, counters,
+):  # fmt: skip
+    """Negamax with the table above :data:`SHALLOW_EMPTIES` empties, parity below; ``moves``
+    are ``own``'s legal moves (the parent computed them to order its moves)."""
+    empty = valid & ~(own | opp)
+    empties = np.int64(popcount(empty))
+    if empties <= LAST_EMPTIES:
+        return _search_last(own, opp, valid, empty, alpha, beta, passed, counters)
+    counters[NODES] += 1
+    if moves == U0:
+        replies = legal_moves(opp, own, valid)
+        if passed or replies == U0:
+            return final_score(own, opp, valid)
+        return -_search(
+            opp, own, replies, valid, -beta, -alpha, np.int64(PASSED), ply + 1, squares_at,
+            keys_at, bits_at, t_keys, t_data, counters,
+        )  # fmt: skip
+    deep = empties > SHALLOW_EMPTIES
+    slot = 0
+    hash_move = -1
+    original_alpha = alpha
+    if deep:
+        slot = _slot(own, opp, t_keys)
+        if t_keys[slot, T_OWN] == own and t_keys[slot, T_OPP] == opp and t_data[slot, 3] >= 0:
+            lower = np.int64(t_data[slot, T_LOWER])
+            upper = np.int64(t_data[slot, T_UPPER])
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower == upper:
+                return lower
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
+            hash_move = np.int64(t_data[slot, T_MOVE])
+    count = _order(
+        own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys_at, bits_at
+    )
+    if empties >= ETC_EMPTIES:  # enhanced transposition cutoff: a child the table refutes
+        for i in range(count):
+            flipped = bits_at[ply, i, 0]
+            child_own = opp & ~flipped
+            child_opp = own | flipped | (U1 << np.uint64(squares_at[ply, i]))
+            child = _slot(child_own, child_opp, t_keys)
+            if (
+                t_keys[child, T_OWN] == child_own
+                and t_keys[child, T_OPP] == child_opp
+                and t_data[child, T_EMPTIES] >= 0
+                and -np.int64(t_data[child, T_UPPER]) >= beta
+            ):
+                return -np.int64(t_data[child, T_UPPER])
     best = -SCORE_BOUND
     best_move = -1
     for i in range(count):
-        square = moves_at[ply, i]
-        bit = U1 << np.uint64(square)
-        flipped = flips(own, opp, square)
+        square = squares_at[ply, i]
+        flipped = bits_at[ply, i, 0]
         child_own = opp & ~flipped
-        child_opp = own | flipped | bit
+        child_opp = own | flipped | (U1 << np.uint64(square))
+        child_moves = bits_at[ply, i, 1]
         if i == 0:
             score = -_search(
-                child_own,
-                child_opp,
-                valid,
-                -beta,
-                -alpha,
-                np.int64(NO_PASS),
-                ply + 1,
-                moves_at,
-                keys_at,
-                t_keys,
-                t_data,
-                counters,
-            )
+                child_own, child_opp, child_moves, valid, -beta, -alpha, np.int64(NO_PASS),
+                ply + 1, squares_at, keys_at, bits_at, t_keys, t_data, counters,
+            )  # fmt: skip
         else:  # a null window first: is the move better than the best so far?
             score = -_search(
-                child_own,
-                child_opp,
-                valid,
-                -alpha - 1,
-                -alpha,
-                np.int64(NO_PASS),
-                ply + 1,
-                moves_at,
-                keys_at,
-                t_keys,
-                t_data,
-                counters,
-            )
+                child_own, child_opp, child_moves, valid, -alpha - 1, -alpha, np.int64(NO_PASS),
+                ply + 1, squares_at, keys_at, bits_at, t_keys, t_data, counters,
+            )  # fmt: skip
             if alpha < score < beta:
                 score = -_search(
-                    child_own,
-                    child_opp,
-                    valid,
-                    -beta,
-                    -score,
-                    np.int64(NO_PASS),
-                    ply + 1,
-                    moves_at,
-                    keys_at,
-                    t_keys,
-                    t_data,
-                    counters,
-                )
+                    child_own, child_opp, child_moves, valid, -beta, -score, np.int64(NO_PASS),
+                    ply + 1, squares_at, keys_at, bits_at, t_keys, t_data, counters,
+                )  # fmt: skip
         if score > best:
             best = score
             best_move = square
@@ -335,101 +354,47 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
     A score at or below ``alpha`` is an upper bound of the true score, one at or above ``beta``
     a lower bound; inside the window it is exact.
     """
-    moves_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
+    squares_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
     keys_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
+    bits_at = np.zeros((MAX_PLY, 64, 2), dtype=np.uint64)
     moves = legal_moves(own, opp, valid)
     if moves == U0:
         score = _search(
-            own,
-            opp,
-            valid,
-            alpha,
-            beta,
-            np.int64(NO_PASS),
-            np.int64(0),
-            moves_at,
-            keys_at,
-            t_keys,
-            t_data,
-            counters,
-        )
+            own, opp, moves, valid, alpha, beta, np.int64(NO_PASS), np.int64(0), squares_at,
+            keys_at, bits_at, t_keys, t_data, counters,
+        )  # fmt: skip
         return score, np.int64(-1)
+    count = _order(
+        own, opp, moves, valid, valid & ~(own | opp), True, np.int64(-1), np.int64(0),
+        squares_at, keys_at, bits_at,
+    )  # fmt: skip
+    roots = squares_at[0, :count].copy()
+    root_bits = bits_at[0, :count].copy()
     best = -SCORE_BOUND
     best_move = np.int64(-1)
-    first = True
-    bits = moves
-    # The root's moves in the fastest-first order, each searched with a window.
-    count = 0
-    while bits:
-        square = lowest_bit_index(bits)
-        bits &= bits - U1
-        bit = U1 << np.uint64(square)
-        flipped = flips(own, opp, square)
-        key = _fastest_first_key(opp & ~flipped, own | flipped | bit, valid)
-        i = count
-        while i > 0 and keys_at[0, i - 1] > key:
-            keys_at[0, i] = keys_at[0, i - 1]
-            moves_at[0, i] = moves_at[0, i - 1]
-            i -= 1
-        keys_at[0, i] = key
-        moves_at[0, i] = square
-        count += 1
-    root_moves = moves_at[0, :count].copy()
     for i in range(count):
-        square = root_moves[i]
-        bit = U1 << np.uint64(square)
-        flipped = flips(own, opp, square)
+        flipped = root_bits[i, 0]
         child_own = opp & ~flipped
-        child_opp = own | flipped | bit
-        if first:
+        child_opp = own | flipped | (U1 << np.uint64(roots[i]))
+        child_moves = root_bits[i, 1]
+        if i == 0:
             score = -_search(
-                child_own,
-                child_opp,
-                valid,
-                -beta,
-                -alpha,
-                np.int64(NO_PASS),
-                np.int64(1),
-                moves_at,
-                keys_at,
-                t_keys,
-                t_data,
-                counters,
-            )
-            first = False
+                child_own, child_opp, child_moves, valid, -beta, -alpha, np.int64(NO_PASS),
+                np.int64(1), squares_at, keys_at, bits_at, t_keys, t_data, counters,
+            )  # fmt: skip
         else:
             score = -_search(
-                child_own,
-                child_opp,
-                valid,
-                -alpha - 1,
-                -alpha,
-                np.int64(NO_PASS),
-                np.int64(1),
-                moves_at,
-                keys_at,
-                t_keys,
-                t_data,
-                counters,
-            )
+                child_own, child_opp, child_moves, valid, -alpha - 1, -alpha, np.int64(NO_PASS),
+                np.int64(1), squares_at, keys_at, bits_at, t_keys, t_data, counters,
+            )  # fmt: skip
             if alpha < score < beta:
                 score = -_search(
-                    child_own,
-                    child_opp,
-                    valid,
-                    -beta,
-                    -score,
-                    np.int64(NO_PASS),
-                    np.int64(1),
-                    moves_at,
-                    keys_at,
-                    t_keys,
-                    t_data,
-                    counters,
-                )
+                    child_own, child_opp, child_moves, valid, -beta, -score, np.int64(NO_PASS),
+                    np.int64(1), squares_at, keys_at, bits_at, t_keys, t_data, counters,
+                )  # fmt: skip
         if score > best:
             best = score
-            best_move = square
+            best_move = roots[i]
             if score > alpha:
                 alpha = score
                 if alpha >= beta:
@@ -448,6 +413,32 @@ SCORE_LIMIT = 64  # no score is beyond it: the window (-SCORE_LIMIT, SCORE_LIMIT
 def solve(s0, s1, player, params, alpha, beta, t_keys, t_data, counters):
     """:func:`solve_position` for the game contract's arguments (player 0's and player 1's
     bitboards, the player to move, the kernels' ``params``): the game's exact solver, as
-    :attr:`boardzoo.games.spec.GameSpec.solver` names it."""
+    :attr:`boardzoo.games.spec.GameSpec.solver` names it.
+
+    An exact solve (the window ``(-SCORE_LIMIT, SCORE_LIMIT)``) is a win/draw/loss solve first,
+    then null-window searches stepping from its bound to the score (MTD(f)): each search reuses
+    the table the previous ones filled, so the tree is far smaller than one full-window search.
+    """
     own, opp = (s0, s1) if player == 0 else (s1, s0)
-    return solve_position(own, opp, params[0], alpha, beta, t_keys, t_data, counters)
+    valid = params[0]
+    if alpha > -SCORE_LIMIT or beta < SCORE_LIMIT:
+        return solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters)
+    guess, move = solve_position(own, opp, valid, -1, 1, t_keys, t_data, counters)
+    if guess == 0:
+        return guess, move  # a draw, exactly
+    low, high = -SCORE_LIMIT, SCORE_LIMIT
+    best_move = np.int64(-1)
+    if guess > 0:
+        low, best_move = guess, move
+    else:
+        high = guess
+    while low < high:
+        bound = guess + 1 if guess == low else guess
+        guess, move = solve_position(own, opp, valid, bound - 1, bound, t_keys, t_data, counters)
+        if guess < bound:
+            high = guess
+        else:
+            low, best_move = guess, move
+    if best_move < 0:  # every search failed low: find a move that reaches the score
+        _, best_move = solve_position(own, opp, valid, low - 1, low, t_keys, t_data, counters)
+    return low, best_move
