@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from boardzoo.games import ReversiState
-from boardzoo.search.solve import forget_tables, solve
+from boardzoo.search.solver import forget_tables, solve
 
 _NUMBERED = re.compile(r"fforum-(\d+)-(\d+)\.obf$")
 

@@ -1,4 +1,4 @@
-"""The exact solver (boardzoo.search.solve) against facts from outside the code.
+"""The exact solver (boardzoo.search.solver) against facts from outside the code.
 
 - Reversi: a plain negamax over the independent reference rules of ``reference_reversi`` (no
   pruning tricks, scored as Othello counts a game: the empty squares go to the winner) on
@@ -21,7 +21,7 @@ import reference_connect_four as c4
 from reference_reversi import RefGame, place, placements
 
 from boardzoo.games import ReversiState, make_game
-from boardzoo.search.solve import solve
+from boardzoo.search.solver import solve
 
 FFO = Path(__file__).resolve().parents[2] / "shared" / "ffo"
 

@@ -6,16 +6,19 @@ winner. The search is negamax with alpha-beta over the position seen from the si
 (``own``, ``opp``), in the way of the strong endgame programs (Edax, Zebra):
 
 - many empties (more than :data:`SHALLOW_EMPTIES`): a transposition table (both bitboards as the
-  key, lower and upper bounds, the best move, replaced by depth), principal-variation search
-  (null windows after the first move), moves ordered by the table's move, then fastest first:
-  the opponent's mobility after the move, corners and the opponent's potential mobility;
+  key, lower and upper bounds, the best move, replaced by depth), enhanced transposition cutoffs
+  (a child the table already refutes) from :data:`ETC_EMPTIES` empties, principal-variation
+  search (null windows after the first move), moves ordered by the table's move, then fastest
+  first: the opponent's mobility after the move, its corner moves above all, a corner taken, and
+  the opponent's potential mobility (weights tuned on FFO #41-#47 by the nodes searched);
 - few empties (down to 5): no table; moves in the odd regions of the board first (parity: the
-  quadrants with an odd number of empties), then the fastest-first key without potential;
-- the last four empties: loops over the empty squares themselves (no move generation), the last
-  one counting flips only.
+  quadrants with an odd number of empties), then fastest first;
+- the last four empties: loops over the empty squares themselves (no move generation), odd
+  regions first, the last one counting flips only.
 
-Null-window searches say whether a score is reached at all, so a win/draw/loss solve (window
-``(-1, 1)``) costs a fraction of an exact one. Boards of 4x4 and 6x6 use the same 8x8 layout
+An exact solve is a win/draw/loss solve (the window ``(-1, 1)``) and then null-window searches
+stepping from its bound to the score (MTD(f)), each reusing what the table learnt: on FFO #41 a
+third of the nodes of one full-window search. Boards of 4x4 and 6x6 use the same 8x8 layout
 (``valid`` masks the squares that exist), as :mod:`boardzoo.games.reversi_kernels` does.
 """
 
@@ -57,8 +60,9 @@ _S32 = np.uint64(32)
 # Fastest first: the opponent's moves weigh most, corners taken help, potential mobility least.
 CORNERS = np.uint64(0x8100000000000081)
 W_MOBILITY = 16
-W_CORNER = 12
+W_CORNER = 60
 W_POTENTIAL = 1
+W_TAKE_CORNER = 15
 
 # The four quadrants of the 8x8 layout, for parity.
 QUADRANTS = np.array(
@@ -215,6 +219,8 @@ def _order(own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys
             )
             if deep:
                 key += W_POTENTIAL * _potential(child_own, child_opp)
+                if bit & CORNERS:
+                    key -= W_TAKE_CORNER
             elif bit & odd:
                 key -= 1 << 20
         i = count

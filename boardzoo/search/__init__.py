@@ -19,7 +19,9 @@ Read it in this order:
 - :mod:`~boardzoo.search.batched`: :class:`BatchedSearch`, AlphaZero's PUCT or Gumbel search of
   many trees at once, one network call a step, with :mod:`~boardzoo.search.evaluators` (what it
   asks of a network) and :mod:`~boardzoo.search.function_evaluators` (evaluators that need none:
-  prior and value callbacks, playouts, an SB3 policy).
+  prior and value callbacks, playouts, an SB3 policy);
+- :mod:`~boardzoo.search.solver`: :func:`solve`, a position's exact score and best moves, by the
+  game's own solver or the exact negamax of :mod:`~boardzoo.search.exact`.
 
 Nothing here imports gymnasium, pettingzoo, torch or pygame.
 """
@@ -29,6 +31,7 @@ from boardzoo.search.driver import RootChild, TreeSearch, run_in_chunks
 from boardzoo.search.evaluators import Evaluator, UniformEvaluator, cell_squares, encode
 from boardzoo.search.function_evaluators import CallbackEvaluator, Playouts, SB3Evaluator
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
+from boardzoo.search.solver import SolveResult, forget_tables, solve
 from boardzoo.search.tree import BYTES_PER_NODE, MAX_NODES, MIN_NODES, Tree, new_tree
 
 __all__ = [
@@ -46,11 +49,14 @@ __all__ = [
     "Rules",
     "SB3Evaluator",
     "SearchResult",
+    "SolveResult",
     "Tree",
     "TreeSearch",
     "UniformEvaluator",
     "cell_squares",
     "encode",
+    "forget_tables",
     "new_tree",
     "run_in_chunks",
+    "solve",
 ]

@@ -4,7 +4,7 @@ For games without an exact solver of their own (:attr:`~boardzoo.games.spec.Game
 fail-soft alpha-beta over the contract's kernels (``placements``, ``place``, ``outcome``) to the
 end of the game, no evaluation, no depth limit. Scores are ``1`` (the player to move wins),
 ``0`` (a draw) and ``-1``, so the window ``(-1, 1)`` is exact. It is what
-:func:`boardzoo.search.solve.solve` uses for TicTacToe, Connect Four near its end and games
+:func:`boardzoo.search.solver.solve` uses for TicTacToe, Connect Four near its end and games
 registered at run time.
 """
 
