@@ -25,7 +25,6 @@ from reference_tictactoe import ttt_value
 from boardzoo.agents import AlphaBetaAgent
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget
-from boardzoo.arena import play_match
 from boardzoo.bench import perft
 from boardzoo.cli import main
 from boardzoo.games import TicTacToeState, catalog
@@ -90,7 +89,7 @@ def test_on_3x3_it_is_tictactoe(register_test_game):
 def test_search_agents_play_it_perfectly(register_test_game):
     """On 3x3, alpha-beta to the end and PUCT with playouts never lose to each other."""
     game = catalog.make_game(TEST_GAME, size=3)
-    agents = (AlphaBetaAgent(depth=9, seed=0), PUCTAgent(budget=Budget(simulations=2000), seed=0))
+    agents = (AlphaBetaAgent(depth=9, seed=0), PUCTAgent(budget=Budget(simulations=1000), seed=0))
     for first in (0, 1):
         state = game.initial_state()
         while not state.is_terminal():
@@ -103,28 +102,15 @@ def test_search_agents_play_it_perfectly(register_test_game):
         assert state.winner is None  # perfect play draws
 
 
-def test_the_arena_spawns_workers_that_know_the_game(register_test_game, tmp_path):
+def test_the_command_line_takes_its_options_and_spawned_workers_know_the_game(
+    register_test_game, tmp_path, capsys
+):
     out = tmp_path / "games.jsonl"
-    result = play_match(
-        TEST_GAME,
-        ("random", "random"),
-        games=4,
-        workers=2,
-        out=str(out),
-        options={"size": 3},
-        progress=False,
-    )
-    assert result.games == 4
-    records = [json.loads(line) for line in out.read_text().splitlines()]
-    assert {r["game"] for r in records} == {TEST_GAME}
-    assert all(r["options"] == {"size": 3} for r in records)
-
-
-def test_the_command_line_takes_its_options(register_test_game, tmp_path, capsys):
-    out = tmp_path / "games.jsonl"
-    args = ["arena", TEST_GAME, "alphabeta:depth=2", "random", "--games", "2"]
+    args = ["arena", TEST_GAME, "alphabeta:depth=2", "random", "--games", "4", "--workers", "2"]
     assert main([*args, "--option", "size=5", "--out", str(out), "--no-progress"]) == 0
-    assert json.loads(out.read_text().splitlines()[0])["options"] == {"size": 5}
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 4 and all(r["game"] == TEST_GAME for r in records)
+    assert all(r["options"] == {"size": 5} for r in records)
     assert main(["replay", str(out), "--game", "1", "--ui", "text", "--delay", "0"]) == 0
     assert "X" in capsys.readouterr().out
     assert main([*args, "--option", "size=7", "--no-progress"]) == 2
