@@ -150,3 +150,24 @@ def _c4_value(board: c4.Board) -> int:
         winner = c4.winner(board)
         return 0 if winner is None else (1 if winner == player else -1)
     return max(-_c4_value(c4.drop(board, col, player)) for col in c4.legal_columns(board))
+
+
+def test_positions_beyond_the_solvers_reach_are_refused_before_any_search(capsys):
+    start = make_game("reversi").initial_state()
+    with pytest.raises(ValueError, match="has 60 empty squares, more than max_empties=30"):
+        solve(start)
+    with pytest.raises(ValueError, match="max_empties=-1 is not allowed"):
+        solve(start, max_empties=-1)
+    with pytest.raises(ValueError, match="table_bits=9 is not allowed"):
+        solve(start, table_bits=9)
+    four = make_game("connect_four").initial_state()
+    with pytest.raises(ValueError, match="has 42 empty squares, more than max_empties=14"):
+        solve(four)
+    from boardzoo.cli import main
+
+    assert main(["solve", "reversi"]) == 2
+    assert "more than max_empties=30" in capsys.readouterr().err
+    assert main(["solve", "reversi", "--position", "garbage"]) == 2
+    assert "expected 64 squares" in capsys.readouterr().err
+    assert main(["solve", "reversi", "--size", "4", "--max-empties", "12"]) == 0
+    assert "score -10 for black" in capsys.readouterr().out

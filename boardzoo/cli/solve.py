@@ -35,6 +35,13 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
     )
     parser.add_argument("--wld", action="store_true", help="win, draw or loss only (faster)")
     parser.add_argument("--all", action="store_true", help="the exact score of every move")
+    parser.add_argument(
+        "--max-empties",
+        type=int,
+        metavar="N",
+        help="solve positions with up to N empty squares (default: the solver's own limit, "
+        "Reversi's 30: beyond, a solve may take hours)",
+    )
     return parser
 
 
@@ -91,6 +98,6 @@ def run(args: argparse.Namespace) -> int:
     state = position(args, game)
     if args.wld and args.all:
         raise UserError("--wld and --all: --all scores every move exactly; give one")
-    result = solve(state, exact=not args.wld, all_moves=args.all)
+    result = solve(state, exact=not args.wld, all_moves=args.all, max_empties=args.max_empties)
     print(report(game, state, result))
     return 0

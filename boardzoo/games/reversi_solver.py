@@ -31,6 +31,7 @@ from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount
 from boardzoo.games.reversi_kernels import flips, legal_moves
 
 __all__ = [
+    "MAX_EMPTIES",
     "NODES",
     "NUM_COUNTERS",
     "SCORE_LIMIT",
@@ -409,6 +410,8 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
 
 
 SCORE_LIMIT = 64  # no score is beyond it: the window (-SCORE_LIMIT, SCORE_LIMIT) is exact
+# What a solve is allowed by default: FFO #49 (26 empties) takes about 6 minutes here.
+MAX_EMPTIES = 30
 
 
 @njit(

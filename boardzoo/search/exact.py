@@ -19,9 +19,12 @@ from boardzoo.games.bits import U0, U1, lowest_bit_index
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 
-__all__ = ["NUM_COUNTERS", "SCORE_LIMIT", "compiled_exact"]
+__all__ = ["MAX_EMPTIES", "NUM_COUNTERS", "SCORE_LIMIT", "compiled_exact"]
 
 SCORE_LIMIT = 1
+# What a solve is allowed by default: no table and no ordering, so the tree grows as the
+# branching factor to the power of the empties (TicTacToe's 9 take a tenth of a second).
+MAX_EMPTIES = 14
 NUM_COUNTERS = 1  # counters[0]: nodes
 NEGAMAX_SIGNATURE = "i8(u8, u8, i8, u8[::1], i8, i8, i8[::1])"
 # Replaced by the game's kernel module in each compiled copy (see compiled_exact).

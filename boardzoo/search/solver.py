@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 import boardzoo.search.exact as negamax
+from boardzoo.checks import check_int
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
@@ -84,7 +85,12 @@ def forget_tables() -> None:
 
 
 def solve(
-    state: BoardState, *, exact: bool = True, all_moves: bool = False, table_bits: int = 22
+    state: BoardState,
+    *,
+    exact: bool = True,
+    all_moves: bool = False,
+    table_bits: int = 22,
+    max_empties: int | None = None,
 ) -> SolveResult:
     """The score of ``state`` with perfect play by both sides, and its best moves.
 
@@ -94,21 +100,30 @@ def solve(
             0), much faster.
         all_moves: also score every legal move exactly (every best move is then listed).
         table_bits: the solver's transposition table holds ``2**table_bits`` entries.
+        max_empties: refuse positions with more empty squares than this; ``None``: the
+            solver's own ``MAX_EMPTIES``, about what it finishes in minutes (Reversi's: 30;
+            the exact negamax's: 14). A solve has no clock, so a position far beyond that
+            would run for days.
 
     Raises:
-        ValueError: ``state`` is not a position of a catalog game, or ``table_bits`` is outside
-            10..26.
+        ValueError: ``state`` is not a position of a catalog game, ``table_bits`` is outside
+            10..26, or the position has more than ``max_empties`` empty squares; before any
+            search.
     """
     game = getattr(state, "game", None)
     if not isinstance(game, Game):
         raise ValueError(f"solve needs a position of a catalog game, got {state!r}")
-    if (
-        isinstance(table_bits, bool)
-        or not isinstance(table_bits, int)
-        or not 10 <= table_bits <= 26
-    ):
-        raise ValueError(f"table_bits must be an integer in 10..26, got {table_bits!r}")
+    check_int("table_bits", table_bits, 10, 26)
     module, run = _solver(game)
+    limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
+    check_int("max_empties", limit_empties, 0)
+    empties = (int(game.params[0]) & ~(state.bitboards()[0] | state.bitboards()[1])).bit_count()
+    if empties > limit_empties:
+        raise ValueError(
+            f"this {game.label} position has {empties} empty squares, more than max_empties="
+            f"{limit_empties}, which the solver finishes in minutes: a solve has no clock and "
+            "could run for days; raise max_empties to try anyway"
+        )
     limit = module.SCORE_LIMIT
     keys, data = _table(game, module, table_bits)
     counters = np.zeros(module.NUM_COUNTERS, dtype=np.int64)
