@@ -21,7 +21,7 @@ import reference_connect_four as c4
 from reference_reversi import RefGame, place, placements
 
 from boardzoo.games import ReversiState, make_game
-from boardzoo.search.solver import solve
+from boardzoo.search.solver import forget_tables, solve
 
 FFO = Path(__file__).resolve().parents[2] / "shared" / "ffo"
 
@@ -171,3 +171,24 @@ def test_positions_beyond_the_solvers_reach_are_refused_before_any_search(capsys
     assert "expected 64 squares" in capsys.readouterr().err
     assert main(["solve", "reversi", "--size", "4", "--max-empties", "12"]) == 0
     assert "score -10 for black" in capsys.readouterr().out
+
+
+def test_a_solve_gives_up_at_its_node_budget_and_leaves_nothing_false_behind():
+    deep = _to_state(random_endgames(1, 16, seed=11)[0])
+    forget_tables()
+    for all_moves in (False, True):
+        cut = solve(deep, all_moves=all_moves, max_nodes=50)
+        assert not cut.complete and cut.best_moves == () and cut.move_scores == {}
+        assert cut.nodes < 5_000  # it stopped soon after the budget
+    # What the abandoned solves left in the table changes no score: the same as from nothing.
+    kept = solve(deep, all_moves=True)
+    forget_tables()
+    assert solve(deep, all_moves=True).move_scores == kept.move_scores
+    for game in random_endgames(5, 8, seed=12):
+        solve(_to_state(game), max_nodes=20)
+        assert solve(_to_state(game), max_nodes=10**9).score == reference_score(game)
+    tictactoe = make_game("tictactoe").initial_state()
+    assert not solve(tictactoe, max_nodes=100).complete
+    assert solve(tictactoe, max_nodes=10**6).score == 0
+    with pytest.raises(ValueError, match="max_nodes=0 is not allowed"):
+        solve(tictactoe, max_nodes=0)

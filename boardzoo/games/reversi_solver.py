@@ -31,6 +31,8 @@ from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount
 from boardzoo.games.reversi_kernels import flips, legal_moves
 
 __all__ = [
+    "ABORTED",
+    "BUDGET",
     "MAX_EMPTIES",
     "NODES",
     "NUM_COUNTERS",
@@ -45,8 +47,8 @@ SHALLOW_EMPTIES = 6  # at most this many empties: no table, parity ordering
 ETC_EMPTIES = 12  # from this many empties: enhanced transposition cutoffs
 LAST_EMPTIES = 4  # at most this many: loops over the empty squares
 MAX_PLY = 136  # passes included, longer than any game
-NODES = 0  # counters[...] slots
-NUM_COUNTERS = 1
+NODES, BUDGET, ABORTED = 0, 1, 2  # counters[...]: nodes, node budget, gave up at the budget
+NUM_COUNTERS = 3
 SCORE_BOUND = 65  # beyond any score
 NO_PASS, PASSED = 0, 1  # whether the move before was a pass (an int: numba caches recursion so)
 
@@ -266,6 +268,9 @@ def _search(
             keys_at, bits_at, t_keys, t_data, counters,
         )  # fmt: skip
     deep = empties > SHALLOW_EMPTIES
+    if deep and counters[NODES] > counters[BUDGET]:
+        counters[ABORTED] = 1  # given up: every caller returns at once, storing nothing
+        return np.int64(0)
     slot = 0
     hash_move = -1
     original_alpha = alpha
@@ -322,6 +327,8 @@ def _search(
                     child_own, child_opp, child_moves, valid, -beta, -score, np.int64(NO_PASS),
                     ply + 1, squares_at, keys_at, bits_at, t_keys, t_data, counters,
                 )  # fmt: skip
+        if counters[ABORTED]:
+            return np.int64(0)
         if score > best:
             best = score
             best_move = square
@@ -399,6 +406,8 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
                     child_own, child_opp, child_moves, valid, -beta, -score, np.int64(NO_PASS),
                     np.int64(1), squares_at, keys_at, bits_at, t_keys, t_data, counters,
                 )  # fmt: skip
+        if counters[ABORTED]:
+            break
         if score > best:
             best = score
             best_move = roots[i]
@@ -441,13 +450,15 @@ def solve(s0, s1, player, params, alpha, beta, t_keys, t_data, counters):
         low, best_move = guess, move
     else:
         high = guess
-    while low < high:
+    while low < high and not counters[ABORTED]:
         bound = guess + 1 if guess == low else guess
         guess, move = solve_position(own, opp, valid, bound - 1, bound, t_keys, t_data, counters)
         if guess < bound:
             high = guess
         else:
             low, best_move = guess, move
-    if best_move < 0:  # every search failed low: find a move that reaches the score
+    if (
+        best_move < 0 and not counters[ABORTED]
+    ):  # every search failed low: find a move that reaches the score
         _, best_move = solve_position(own, opp, valid, low - 1, low, t_keys, t_data, counters)
     return low, best_move

@@ -19,21 +19,34 @@ from boardzoo.games.bits import U0, U1, lowest_bit_index
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 
-__all__ = ["MAX_EMPTIES", "NUM_COUNTERS", "SCORE_LIMIT", "compiled_exact"]
+__all__ = [
+    "ABORTED",
+    "BUDGET",
+    "MAX_EMPTIES",
+    "NODES",
+    "NUM_COUNTERS",
+    "SCORE_LIMIT",
+    "compiled_exact",
+]
 
 SCORE_LIMIT = 1
 # What a solve is allowed by default: no table and no ordering, so the tree grows as the
 # branching factor to the power of the empties (TicTacToe's 9 take a tenth of a second).
 MAX_EMPTIES = 14
-NUM_COUNTERS = 1  # counters[0]: nodes
+NODES, BUDGET, ABORTED = 0, 1, 2  # counters[...]: nodes, node budget, gave up at the budget
+NUM_COUNTERS = 3
 NEGAMAX_SIGNATURE = "i8(u8, u8, i8, u8[::1], i8, i8, i8[::1])"
 # Replaced by the game's kernel module in each compiled copy (see compiled_exact).
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
 
 
 def exact_negamax(s0, s1, player, params, alpha, beta, counters):
-    """The exact result for the player to move: 1 a win, 0 a draw, -1 a loss (fail-soft)."""
-    counters[0] += 1
+    """The exact result for the player to move: 1 a win, 0 a draw, -1 a loss (fail-soft);
+    meaningless once ``counters[ABORTED]`` is set (more nodes than ``counters[BUDGET]``)."""
+    counters[NODES] += 1
+    if counters[NODES] > counters[BUDGET]:
+        counters[ABORTED] = 1
+        return np.int64(0)
     cells = kernels.placements(s0, s1, player, params)
     if cells == U0:
         over, code = kernels.outcome(s0, s1, player, params)
@@ -48,6 +61,8 @@ def exact_negamax(s0, s1, player, params, alpha, beta, counters):
         cells &= cells - U1
         n0, n1 = kernels.place(s0, s1, player, cell, params)
         value = -exact_negamax(n0, n1, np.int64(1 - player), params, -beta, -alpha, counters)
+        if counters[ABORTED]:
+            return np.int64(0)
         if value > best:
             best = value
             if value > alpha:
@@ -69,6 +84,8 @@ def exact_root(s0, s1, player, params, alpha, beta, table_keys, table_data, coun
         cells &= cells - U1
         n0, n1 = kernels.place(s0, s1, player, cell, params)
         value = -exact_negamax(n0, n1, np.int64(1 - player), params, -beta, -alpha, counters)
+        if counters[ABORTED]:
+            break
         if value > best:
             best, best_cell = value, cell
             if value > alpha:

@@ -30,6 +30,7 @@ from boardzoo.games.state import BoardState
 
 __all__ = ["SolveResult", "forget_tables", "solve"]
 
+_NO_LIMIT = 2**62
 _TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
@@ -46,6 +47,8 @@ class SolveResult:
         nodes: positions searched.
         seconds: wall time of the search.
         exact: whether ``score`` is exact (``False``: a win/draw/loss solve).
+        complete: whether the solve finished; ``False``: it gave up at ``max_nodes``, and
+            ``score``, ``best_moves`` and ``move_scores`` say nothing.
     """
 
     score: int
@@ -54,6 +57,7 @@ class SolveResult:
     seconds: float
     exact: bool = True
     move_scores: dict[int, int] = field(default_factory=dict)
+    complete: bool = True
 
     @property
     def nodes_per_second(self) -> float:
@@ -91,6 +95,7 @@ def solve(
     all_moves: bool = False,
     table_bits: int = 22,
     max_empties: int | None = None,
+    max_nodes: int | None = None,
 ) -> SolveResult:
     """The score of ``state`` with perfect play by both sides, and its best moves.
 
@@ -104,16 +109,20 @@ def solve(
             solver's own ``MAX_EMPTIES``, about what it finishes in minutes (Reversi's: 30;
             the exact negamax's: 14). A solve has no clock, so a position far beyond that
             would run for days.
+        max_nodes: give up after about this many positions (a result with ``complete``
+            false); ``None``: no limit.
 
     Raises:
         ValueError: ``state`` is not a position of a catalog game, ``table_bits`` is outside
-            10..26, or the position has more than ``max_empties`` empty squares; before any
-            search.
+            10..26, ``max_nodes`` is below 1, or the position has more than ``max_empties``
+            empty squares; before any search.
     """
     game = getattr(state, "game", None)
     if not isinstance(game, Game):
         raise ValueError(f"solve needs a position of a catalog game, got {state!r}")
     check_int("table_bits", table_bits, 10, 26)
+    if max_nodes is not None:
+        check_int("max_nodes", max_nodes, 1)
     module, run = _solver(game)
     limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
     check_int("max_empties", limit_empties, 0)
@@ -127,6 +136,7 @@ def solve(
     limit = module.SCORE_LIMIT
     keys, data = _table(game, module, table_bits)
     counters = np.zeros(module.NUM_COUNTERS, dtype=np.int64)
+    counters[module.BUDGET] = _NO_LIMIT if max_nodes is None else max_nodes
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = np.int64(state.current_player)
     window = (-limit, limit) if exact else (-1, 1)
@@ -136,8 +146,10 @@ def solve(
         return SolveResult(int(score), (), int(counters[0]), time.perf_counter() - start, True)
     if not all_moves:
         score, cell = run(s0, s1, player, game.params, *window, keys, data, counters)
-        action = _action(game, state, int(cell))
         seconds = time.perf_counter() - start
+        if counters[module.ABORTED]:
+            return SolveResult(0, (), int(counters[0]), seconds, exact, complete=False)
+        action = _action(game, state, int(cell))
         return SolveResult(int(score), (action,), int(counters[0]), seconds, exact)
     scores: dict[int, int] = {}
     for action in state.legal_actions():
@@ -145,6 +157,9 @@ def solve(
         c0, c1 = (np.uint64(b) for b in child.bitboards())
         value, _ = run(c0, c1, np.int64(child.current_player), game.params, -limit, limit,
                        keys, data, counters)  # fmt: skip
+        if counters[module.ABORTED]:
+            seconds = time.perf_counter() - start
+            return SolveResult(0, (), int(counters[0]), seconds, True, complete=False)
         scores[action] = int(value) if child.current_player == state.current_player else -int(value)
     best = max(scores.values())
     moves = tuple(a for a, v in scores.items() if v == best)
