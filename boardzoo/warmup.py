@@ -10,10 +10,12 @@ compiled during the first game. (Without it the agents compile what they need in
 For each catalog game this compiles the game's rules and its batched env
 (:class:`~boardzoo.vector.BoardGameVectorEnv`: the step with the compiled opponents and the
 kernels around a policy opponent), then each agent's compiled code for that game: the greedy
-player's kernels and the alpha-beta search (with the hand-made evaluation and, for games that
-ship one, the learned one), and the MCTS search (UCT's compiled loop, the enhanced loop that runs
-with any of the enhancements such as ``rave`` or ``threads``, and the batched PUCT search and
-playouts used with prior or value functions). No other option value
+player's kernels, the alpha-beta search and the engine's (with the hand-made evaluation and, for
+games that ship one, the learned one), and the MCTS search (UCT's compiled loop, the enhanced
+loop that runs with any of the enhancements such as ``rave`` or ``threads``, the batched PUCT
+search and
+playouts used with prior or value functions, and for games with a solver of their own the
+searches that hand the endgame to it). No other option value
 of a game or an agent changes the compiled code, so one pass per game covers every option. The
 first game is compiled in this process (it also compiles the code all games share); the others
 in parallel processes, one per game, as many at a time as there are CPU cores.
@@ -33,17 +35,18 @@ from typing import Any, cast
 
 import numpy as np
 
-from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from boardzoo.agents import AlphaBetaAgent, EngineAgent, GreedyAgent, MCTSAgent
 from boardzoo.agents.compiling import notices_enabled, set_notices
 from boardzoo.agents.puct import PUCTAgent
-from boardzoo.agents.settings import Budget, Enhancements, UCTSettings
+from boardzoo.agents.settings import Budget, Endgame, Enhancements, UCTSettings
 from boardzoo.games.catalog import game_names, make_game
 from boardzoo.learned import load_net
+from boardzoo.search.handover import default_empties
 from boardzoo.vector import BoardGameVectorEnv
 
 __all__ = ["AGENTS", "PARTS", "WarmUpStep", "main", "warm_up"]
 
-AGENTS = ("greedy", "alphabeta", "mcts")
+AGENTS = ("greedy", "alphabeta", "engine", "mcts")
 # What one game's warm-up compiles, in order: the rules, the batched env, then each agent.
 PARTS = ("rules", "vector", *AGENTS)
 
@@ -100,6 +103,10 @@ def _prepare(name: str, part: str) -> None:
         AlphaBetaAgent(depth=2, seed=0).prepare(game)
         if learned:
             AlphaBetaAgent(depth=2, eval="learned", seed=0).prepare(game)
+    elif part == "engine":
+        EngineAgent(time_limit=None, depth=2, eval="hand", seed=0).prepare(game)
+        if learned:
+            EngineAgent(time_limit=None, depth=2, eval="learned", seed=0).prepare(game)
     elif part == "mcts":
         # The one loop is compiled per set of rules: the combinations agents use most.
         one = Budget(simulations=1)
@@ -110,8 +117,12 @@ def _prepare(name: str, part: str) -> None:
             (UCTSettings(), Enhancements(preset="strong")),
         ):
             MCTSAgent(one, uct, enhancements, seed=0).prepare(game)
-        # The batched PUCT search (prior and value functions)
+        # The batched PUCT search (prior and value functions), and with the solver at its
+        # leaves (AlphaZero's default for games with a solver of their own)
         PUCTAgent(lambda s: np.ones(s.num_actions), budget=one, seed=0).prepare(game)
+        if any(default_empties(game)):
+            _, solve = default_empties(game)
+            PUCTAgent(budget=one, endgame=Endgame(solve_empties=solve), seed=0).prepare(game)
 
 
 def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
@@ -205,8 +216,8 @@ def warm_up(
 
     Args:
         games: catalog game names; ``None`` for every game.
-        agents: which agents' compiled code to warm up, among ``"greedy"``, ``"alphabeta"``
-            and ``"mcts"`` (the rules and the batched env are always warmed up).
+        agents: which agents' compiled code to warm up, among ``"greedy"``, ``"alphabeta"``,
+            ``"engine"`` and ``"mcts"`` (the rules and the batched env are always warmed up).
         progress: show progress on stderr (a progress bar on a terminal, lines otherwise).
         workers: processes for the games after the first; ``None`` for one per CPU core
             (at most one per game), 1 to do everything in this process.

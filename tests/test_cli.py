@@ -41,7 +41,7 @@ def test_help_lists_the_commands():
         (("arena", "chess", "random", "greedy", "--out", "x.jsonl"), ["invalid choice: 'chess'"]),
         (
             ("arena", "reversi", "random", "minimax", "--out", "x.jsonl", "--games", "1"),
-            ["unknown agent 'minimax'", "known agents: random, greedy, alphabeta, mcts"],
+            ["unknown agent 'minimax'", "known agents: random, greedy, alphabeta, engine, mcts"],
         ),
         (
             ("arena", "reversi", "mcts:sims=3", "random", "--out", "x.jsonl", "--games", "1"),

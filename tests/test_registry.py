@@ -170,7 +170,10 @@ def test_a_file_that_is_not_a_saved_model_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("minimax", "unknown agent 'minimax'; known agents: random, greedy, alphabeta, mcts"),
+        (
+            "minimax",
+            "unknown agent 'minimax'; known agents: random, greedy, alphabeta, engine, mcts",
+        ),
         ("mcts:sims=3", "mcts: sims=3 is not allowed: unknown key 'sims' for mcts; allowed: "),
         ("mcts:simulations=many", "mcts: simulations=many is not allowed: it must be an integer"),
         ("mcts:final=best", "mcts: final=best is not allowed: it must be one of robust, max"),

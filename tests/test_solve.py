@@ -192,3 +192,69 @@ def test_a_solve_gives_up_at_its_node_budget_and_leaves_nothing_false_behind():
     assert solve(tictactoe, max_nodes=10**6).score == 0
     with pytest.raises(ValueError, match="max_nodes=0 is not allowed"):
         solve(tictactoe, max_nodes=0)
+
+
+def _bits(board: list[list[str]], disc: str) -> int:
+    return sum(1 << (r * 8 + c) for r in range(8) for c in range(8) if board[r][c] == disc)
+
+
+def test_reversi_stable_discs_never_flip_in_random_continuations():
+    """Whatever the rules of ``reference_reversi`` let happen next, a disc that the solver's
+    stability finds stable keeps its colour; and on a full board every disc is stable."""
+    from reference_reversi import captured
+
+    from boardzoo.games.reversi_stability import stable_discs
+
+    rng = np.random.default_rng(5)
+    found = 0
+    for empties in (8, 12, 16, 20, 24):
+        for game in random_endgames(6, empties, seed=100 + empties):
+            black, white = _bits(game.board, "X"), _bits(game.board, "O")
+            stable = {
+                "X": int(stable_discs(np.uint64(black), np.uint64(white))),
+                "O": int(stable_discs(np.uint64(white), np.uint64(black))),
+            }
+            assert not stable["X"] & ~black and not stable["O"] & ~white
+            found += (stable["X"] | stable["O"]).bit_count()
+            for _ in range(4):  # random continuations to the end of the game
+                board, player, passes = [list(row) for row in game.board], game.player, 0
+                while passes < 2:
+                    moves = [
+                        (r, c) for r in range(8) for c in range(8) if captured(board, player, r, c)
+                    ]
+                    if moves:
+                        r, c = moves[rng.integers(len(moves))]
+                        board = place(board, player, r, c)
+                        for disc, bits in stable.items():
+                            assert not bits & ~_bits(board, disc), game.board
+                    passes = 0 if moves else passes + 1
+                    player = 1 - player
+    assert found > 100  # the test would be empty without stable discs
+    full = np.uint64((1 << 64) - 1)
+    assert stable_discs(np.uint64(0x00FF00FF00FF00FF), ~np.uint64(0x00FF00FF00FF00FF)) == (
+        0x00FF00FF00FF00FF
+    )
+    assert stable_discs(full, np.uint64(0)) == full
+
+
+def test_reversi_solver_flips_and_last_flip_counts_match_the_reference_rules():
+    from reference_reversi import captured
+
+    from boardzoo.games.reversi_last import flips, last_flip_count
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        cells = rng.choice([".", "X", "O"], size=(8, 8), p=[0.3, 0.35, 0.35])
+        board = [list(row) for row in cells]
+        own, opp = _bits(board, "X"), _bits(board, "O")
+        for r in range(8):
+            for c in range(8):
+                if board[r][c] == ".":
+                    expected = sum(1 << (rr * 8 + cc) for rr, cc in captured(board, 0, r, c))
+                    assert flips(np.uint64(own), np.uint64(opp), r * 8 + c) == expected
+        r, c = rng.integers(8, size=2)  # one empty square left: the flip count alone
+        board = [[cell if cell != "." else "XO"[rng.integers(2)] for cell in row] for row in board]
+        board[r][c] = "."
+        own = _bits(board, "X")
+        count = last_flip_count(np.uint64(own), int(r * 8 + c), np.uint64((1 << 64) - 1))
+        assert count == len(captured(board, 0, r, c))

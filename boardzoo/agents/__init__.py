@@ -13,6 +13,7 @@ from boardzoo.agents.descriptions import (
     describe_agent,
     format_agents,
 )
+from boardzoo.agents.engine import EngineAgent, EngineInfo
 from boardzoo.agents.greedy import GreedyAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.puct import PUCTAgent
@@ -42,6 +43,8 @@ __all__ = [
     "AlphaBetaInfo",
     "AlphaZeroAgent",
     "Budget",
+    "EngineAgent",
+    "EngineInfo",
     "Enhancements",
     "GreedyAgent",
     "MCTSAgent",

@@ -18,7 +18,13 @@ from typing import Literal
 from boardzoo import checks
 from boardzoo.agents.base import Seed
 from boardzoo.agents.puct import PUCTAgent
-from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
+from boardzoo.agents.settings import (
+    SOLVER_THRESHOLDS,
+    Budget,
+    Endgame,
+    PUCTSettings,
+    TreeSettings,
+)
 from boardzoo.games.spec import Game
 from boardzoo.search.evaluators import Evaluator
 
@@ -57,6 +63,9 @@ class AlphaZeroAgent(PUCTAgent):
         tree: workers, nodes per tree, tree reuse between moves (on by default; PUCT only) and
             the final-move rule.
         device: where the network runs: ``cpu``, ``cuda`` or ``auto``.
+        endgame: the handover to the game's exact solver, at the root and at the leaves: on by
+            default at the game's own solver's thresholds (Reversi: the root from 20 empties,
+            the leaves from 12).
         seed: seed of the search's randomness (ties, root noise).
     """
 
@@ -69,6 +78,7 @@ class AlphaZeroAgent(PUCTAgent):
         puct: PUCTSettings = PUCTSettings(),
         tree: TreeSettings = TreeSettings(reuse_tree=True),
         device: Literal["cpu", "cuda", "auto"] = "cpu",
+        endgame: Endgame = Endgame(),
         seed: Seed = None,
     ) -> None:
         if not isinstance(model, str):
@@ -83,7 +93,11 @@ class AlphaZeroAgent(PUCTAgent):
                     f"(shipped: {shipped})"
                 )
         self.device = checks.check_choice("device", device, ("cpu", "cuda", "auto"))
-        self._setup(budget, puct, tree, "random", seed)
+        self._setup(budget, puct, tree, "random", endgame, seed)
+
+    def _endgame(self, game: Game) -> tuple[int, int]:
+        """The handover's thresholds: the game's own solver's unless set."""
+        return self.endgame.for_game(game, SOLVER_THRESHOLDS)
 
     def _model_file(self, game: Game) -> Path:
         if not self.model:

@@ -18,16 +18,24 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from boardzoo.agents.base import Seed, make_rng
 from boardzoo.agents.compiling import compile_notice
+from boardzoo.agents.presets import preset_options
 from boardzoo.agents.search_agent import SearchAgent
-from boardzoo.agents.search_info import PROVEN_NAMES, MoveStats, SearchInfo, choose_move
+from boardzoo.agents.search_info import (
+    PROVEN_NAMES,
+    MoveStats,
+    SearchInfo,
+    choose_move,
+    solved_info,
+)
 from boardzoo.agents.settings import (
     Budget,
+    Endgame,
     Enhancements,
     TreeSettings,
     UCTSettings,
@@ -36,7 +44,9 @@ from boardzoo.agents.settings import (
 )
 from boardzoo.games import GameState
 from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
 from boardzoo.search.driver import RootChild, TreeSearch
+from boardzoo.search.handover import prepare_solver, solve_root
 from boardzoo.search.options import Rules
 
 __all__ = ["MCTSAgent"]
@@ -71,6 +81,8 @@ class MCTSAgent(SearchAgent):
             implicit minimax, tree parallelism, and the presets that combine them.
         tree: workers (root parallelisation), nodes per tree, tree reuse and the final-move
             rule.
+        endgame: the handover to the game's exact solver, at the root and inside the tree
+            (off by default; ``preset=strong`` turns it on for Reversi).
         seed: seed of the search's randomness (an int, a numpy Generator, or None).
     """
 
@@ -83,15 +95,18 @@ class MCTSAgent(SearchAgent):
         uct: UCTSettings = UCTSettings(),
         enhancements: Enhancements = Enhancements(),
         tree: TreeSettings = TreeSettings(),
+        endgame: Endgame = Endgame(),
         seed: Seed = None,
     ) -> None:
         self.budget = check_group("budget", budget, Budget)
+        self.endgame: Endgame = check_group("endgame", endgame, Endgame)
         self.uct = check_group("uct", uct, UCTSettings)
-        self.enhancements = check_group("enhancements", enhancements, Enhancements)
+        self.enhancements: Enhancements = check_group("enhancements", enhancements, Enhancements)
         self.tree = check_group("tree", tree, TreeSettings)
         self.simulations = budget.simulations_or(self.default_simulations)
         self._seed_sequence = np.random.SeedSequence(int(make_rng(seed).integers(2**63)))
-        self.rules = uct_rules(uct, enhancements)
+        self.rules = uct_rules(uct, enhancements, None, endgame.solve_empties or 0)
+        self._exact_empties = endgame.exact_empties or 0  # for the game searched (_rules_for)
         self._rules_game: str | None = None  # the game whose preset self.rules holds
         self._searchers: list[TreeSearch] = []
         self._pool: ThreadPoolExecutor | None = None
@@ -109,13 +124,15 @@ class MCTSAgent(SearchAgent):
         Args:
             game: the catalog game (with its options) that will be searched.
         """
-        self._rules_for(game.name)
+        self._rules_for(game)
         self._make_searchers()
         for searcher in self._searchers:
             searcher.check_game(game)  # loads a learned net now
         workers = self.tree.workers
         if workers > 1 and self._pool is None:
             self._pool = ThreadPoolExecutor(workers, thread_name_prefix="mcts")
+        if self._exact_empties:
+            prepare_solver(game)
         key = self._prepared_key(game)
         if key in _PREPARED:
             return
@@ -127,13 +144,19 @@ class MCTSAgent(SearchAgent):
         switches = ",".join(name for name, on in sorted(self.rules.constants().items()) if on)
         return (game.spec.kernels, switches)
 
-    def _rules_for(self, game: str) -> None:
-        """Compose the rules for ``game`` (the preset's choices depend on it)."""
-        if self.enhancements.preset == "none" or self._rules_game == game:
+    def _depends_on_game(self) -> bool:
+        return self.enhancements.preset != "none"
+
+    def _rules_for(self, game: Game) -> None:
+        """Compose the rules for ``game`` (the preset's and the handover's choices depend on
+        it)."""
+        if not self._depends_on_game() or self._rules_game == game.name:
             return
-        self.rules = uct_rules(self.uct, self.enhancements, game)
+        preset = preset_options(self.enhancements.preset, game.name)
+        self._exact_empties, solve_empties = self.endgame.for_game(game, preset)
+        self.rules = uct_rules(self.uct, self.enhancements, game.name, solve_empties)
         self._searchers = []
-        self._rules_game = game
+        self._rules_game = game.name
 
     def reset(self) -> None:
         """Forget the tree (a new game starts); the random stream goes on."""
@@ -154,11 +177,16 @@ class MCTSAgent(SearchAgent):
             raise ValueError("the game is over: there is no move to search for")
         game = state.game
         if game is not None:
-            new_preset = self.enhancements.preset != "none" and self._rules_game != game.name
+            new_preset = self._depends_on_game() and self._rules_game != game.name
             if new_preset or self._prepared_key(game) not in _PREPARED:
                 self.prepare(game)
             return
-        if self.enhancements.preset != "none" or self.rules.enhanced or self.rules.threads > 1:
+        if (
+            self._depends_on_game()
+            or self.rules.solve_empties
+            or self.rules.enhanced
+            or self.rules.threads > 1
+        ):
             raise ValueError(
                 f"the MCTS enhancements, threads and presets search catalog games only "
                 f"(state.game is None for {type(state).__name__}): use plain UCT for other games"
@@ -178,6 +206,13 @@ class MCTSAgent(SearchAgent):
         start = time.perf_counter()
         time_limit = self.budget.time_limit
         deadline = None if time_limit is None else start + time_limit
+        if state.game is not None and self._exact_empties:
+            solved = solve_root(cast(BoardState, state), self._exact_empties, deadline)
+            if solved is not None:
+                self.last_search = solved_info(solved, time.perf_counter() - start)
+                if not reuse:
+                    self.reset()
+                return self.last_search
         budget = self.simulations if self.simulations is not None else 2**62
         shares = [budget // workers + (i < budget % workers) for i in range(workers)]
 
@@ -194,7 +229,7 @@ class MCTSAgent(SearchAgent):
             results = list(self._pool.map(work, range(workers)))
         seconds = time.perf_counter() - start
         moves = self._merge_root_stats()
-        action = choose_move(moves, self.tree.final, self.uct.solver)
+        action = choose_move(moves, self.tree.final, self.rules.solver)
         self.last_search = SearchInfo(
             action=action,
             moves=sorted(moves, key=lambda m: (-m.visits, -m.mean_value)),

@@ -25,14 +25,21 @@ import numpy as np
 from boardzoo.agents.base import Seed, make_rng
 from boardzoo.agents.compiling import compile_notice
 from boardzoo.agents.search_agent import SearchAgent
-from boardzoo.agents.search_info import SearchInfo, choose_move, root_moves, search_info
-from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings, check_group
+from boardzoo.agents.search_info import (
+    SearchInfo,
+    choose_move,
+    root_moves,
+    search_info,
+    solved_info,
+)
+from boardzoo.agents.settings import Budget, Endgame, PUCTSettings, TreeSettings, check_group
 from boardzoo.checks import check_choice, not_allowed
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.search.batched import BatchedSearch, PUCTConfig
 from boardzoo.search.evaluators import Evaluator
 from boardzoo.search.function_evaluators import CallbackEvaluator, PriorFn, ValueFn
+from boardzoo.search.handover import prepare_solver, solve_root
 
 __all__ = ["PUCTAgent"]
 
@@ -53,6 +60,8 @@ class PUCTAgent(SearchAgent):
             Gumbel plays the winner of its sequential halving).
         rollout: the playouts that score leaves without a value function: ``"random"`` or
             ``"heuristic"``, the game's own rollout policy, for games that have one.
+        endgame: the handover to the game's exact solver, at the root and at the leaves
+            (off by default).
         seed: seed of the search's randomness (an int, a numpy Generator, or None).
     """
 
@@ -67,17 +76,25 @@ class PUCTAgent(SearchAgent):
         puct: PUCTSettings = PUCTSettings(),
         tree: TreeSettings = TreeSettings(),
         rollout: Literal["random", "heuristic"] = "random",
+        endgame: Endgame = Endgame(),
         seed: Seed = None,
     ) -> None:
         self.prior_fn = prior_fn
         self.value_fn = value_fn
-        self._setup(budget, puct, tree, rollout, seed)
+        self._setup(budget, puct, tree, rollout, endgame, seed)
 
     def _setup(
-        self, budget: Budget, puct: PUCTSettings, tree: TreeSettings, rollout: str, seed: Seed
+        self,
+        budget: Budget,
+        puct: PUCTSettings,
+        tree: TreeSettings,
+        rollout: str,
+        endgame: Endgame,
+        seed: Seed,
     ) -> None:
         """Check and keep the options every PUCT agent has (subclasses call it)."""
         self.budget = check_group("budget", budget, Budget)
+        self.endgame: Endgame = check_group("endgame", endgame, Endgame)
         self.puct = check_group("puct", puct, PUCTSettings)
         self.tree = check_group("tree", tree, TreeSettings)
         self.rollout = check_choice("rollout", rollout, ("random", "heuristic"))
@@ -99,9 +116,14 @@ class PUCTAgent(SearchAgent):
             raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
         return CallbackEvaluator(self.prior_fn, self.value_fn, self.rollout, seed)
 
-    def _config(self) -> PUCTConfig:
+    def _endgame(self, game: Game) -> tuple[int, int]:
+        """``(exact_empties, solve_empties)`` for ``game`` (off unless set)."""
+        return self.endgame.for_game(game)
+
+    def _config(self, game: Game) -> PUCTConfig:
         puct = self.puct
         return PUCTConfig(
+            solve_empties=self._endgame(game)[1],
             c_init=puct.c_init,
             c_base=puct.c_base,
             dirichlet_alpha=puct.dirichlet_alpha,
@@ -129,7 +151,9 @@ class PUCTAgent(SearchAgent):
         child = np.random.SeedSequence(self._seeds.entropy, spawn_key=(key,))
         search_seed, evaluator_seed = (int(x) % 2**62 for x in child.generate_state(2))
         evaluator = self._make_evaluator(game, evaluator_seed)
-        search = BatchedSearch(game, self.tree.workers, self._config(), search_seed)
+        search = BatchedSearch(game, self.tree.workers, self._config(game), search_seed)
+        if self._endgame(game)[0]:
+            prepare_solver(game)
         with compile_notice(f"the AlphaZero search for {game.name}", 15):
             search.warm_up(evaluator)
         self._games[game] = (search, evaluator)
@@ -159,11 +183,16 @@ class PUCTAgent(SearchAgent):
             return self.last_search
         trees = self.tree.workers
         time_limit = self.budget.time_limit
+        deadline = None if time_limit is None else start + time_limit * _DEADLINE_SHARE
+        solved = solve_root(cast(BoardState, state), self._endgame(game)[0], deadline)
+        if solved is not None:  # the kept tree stays for the next move
+            self.last_search = solved_info(solved, time.perf_counter() - start)
+            return self.last_search
         result = search.search(
             [cast(BoardState, state)] * trees,
             evaluator,
             simulations=None if self.simulations is None else max(1, self.simulations // trees),
-            deadline=None if time_limit is None else start + time_limit * _DEADLINE_SHARE,
+            deadline=deadline,
             add_noise=self.puct.dirichlet_alpha is not None,
             reuse=self.tree.reuse_tree and not self._fresh and self.puct.search == "puct",
         )

@@ -44,6 +44,7 @@ AGENT_CLASSES: dict[str, str] = {
     "random": "boardzoo.agents.random_agent:RandomAgent",
     "greedy": "boardzoo.agents.greedy:GreedyAgent",
     "alphabeta": "boardzoo.agents.alphabeta:AlphaBetaAgent",
+    "engine": "boardzoo.agents.engine:EngineAgent",
     "mcts": "boardzoo.agents.mcts:MCTSAgent",
     "sb3": "boardzoo.agents.sb3_agent:SB3Agent",
     "puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",

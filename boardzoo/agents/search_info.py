@@ -16,8 +16,17 @@ from typing import Any
 import numpy as np
 
 from boardzoo.search.batched import SearchResult
+from boardzoo.search.solver import SolveResult
 
-__all__ = ["PROVEN_NAMES", "MoveStats", "SearchInfo", "choose_move", "root_moves", "search_info"]
+__all__ = [
+    "PROVEN_NAMES",
+    "MoveStats",
+    "SearchInfo",
+    "choose_move",
+    "root_moves",
+    "search_info",
+    "solved_info",
+]
 
 # A proven result as a score of the player to move, by name.
 PROVEN_NAMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
@@ -57,7 +66,9 @@ class SearchInfo:
         reused_tree: whether the search started from the subtree of an earlier search.
         proven: the root's proven result for the player to move (solver only).
         workers: trees searched (MCTS's root parallelisation).
-        extra: anything else the agent reports (AlphaZero: the root value and search kind).
+        extra: anything else the agent reports (AlphaZero: the root value and search kind;
+            a move the solver chose: ``solved`` (``"exact"`` or ``"wld"``), ``score`` and
+            ``solver_nodes``).
     """
 
     action: int
@@ -198,4 +209,27 @@ def search_info(
         reused_tree=reused,
         workers=trees,
         extra=dict(extra or {}),
+    )
+
+
+def solved_info(result: SolveResult, seconds: float) -> SearchInfo:
+    """What a search reports when the solver chose the move at the root
+    (:func:`~boardzoo.search.handover.solve_root`): no simulation, the move proven."""
+    action = result.best_moves[0]
+    proven = "win" if result.score > 0 else "loss" if result.score < 0 else "draw"
+    value = {"win": 1.0, "draw": 0.5, "loss": 0.0}[proven]
+    return SearchInfo(
+        action=action,
+        moves=[MoveStats(action, 0, value, 1.0, proven)],
+        principal_variation=[action],
+        simulations=0,
+        seconds=seconds,
+        tree_nodes=0,
+        reused_tree=False,
+        proven=proven,
+        extra={
+            "solved": "exact" if result.exact else "wld",
+            "score": result.score,
+            "solver_nodes": result.nodes,
+        },
     )

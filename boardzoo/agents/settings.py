@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -25,11 +26,15 @@ from boardzoo.checks import (
     check_optional_int,
     check_optional_number,
 )
+from boardzoo.games.spec import Game
 from boardzoo.search import tree as tr
+from boardzoo.search.handover import default_empties
 from boardzoo.search.options import ROLLOUT_POLICIES, ROLLOUT_RANDOM, Rules
 
 __all__ = [
+    "SOLVER_THRESHOLDS",
     "Budget",
+    "Endgame",
     "Enhancements",
     "PUCTSettings",
     "Settings",
@@ -245,7 +250,56 @@ class Enhancements(Settings):
         _set(self, "preset", check_choice("preset", self.preset, ("none", *PRESETS)))
 
 
-def uct_rules(uct: UCTSettings, enhancements: Enhancements, game: str | None = None) -> Rules:
+@dataclass(frozen=True)
+class Endgame(Settings):
+    """The handover to the game's exact solver (:mod:`boardzoo.search.handover`).
+
+    Attributes:
+        exact_empties: a position with at most this many empty squares is solved before any
+            search, within the move's clock, and the solver's move played when it finishes in
+            time (0: never). None: the agent's default: ``az`` and ``mcts:preset=strong`` use
+            the game's own solver's threshold (Reversi's 20), the others never solve.
+        solve_empties: nodes of the tree with at most this many empty squares are solved
+            when a simulation first reaches them, and their win, draw or loss backed up as
+            proven (MCTS-Solver's bounds, which it turns on; 0: never). None: the agent's
+            default, as for ``exact_empties`` (Reversi's solver: 12).
+    """
+
+    exact_empties: int | None = None
+    solve_empties: int | None = None
+
+    def __post_init__(self) -> None:
+        _set(self, "exact_empties", check_optional_int("exact_empties", self.exact_empties, 0, 64))
+        _set(self, "solve_empties", check_optional_int("solve_empties", self.solve_empties, 0, 64))
+
+    def for_game(
+        self, game: Game, given: Mapping[str, int | None] | None = None
+    ) -> tuple[int, int]:
+        """``(exact_empties, solve_empties)`` for ``game``: an option left at None takes its
+        value from ``given`` (a preset's options, or :data:`SOLVER_THRESHOLDS`), where a None
+        stands for the game's own solver's threshold; an option neither set nor given is 0."""
+        given = given or {}
+        defaults = dict(zip(("exact_empties", "solve_empties"), default_empties(game), strict=True))
+        values = []
+        for key, default in defaults.items():
+            value = getattr(self, key)
+            if value is None and key in given:
+                value = given[key]
+                value = default if value is None else value
+            values.append(0 if value is None else int(value))
+        return values[0], values[1]
+
+
+# What ``az`` takes for the options it leaves at None: the game's own solver's thresholds.
+SOLVER_THRESHOLDS: dict[str, int | None] = {"exact_empties": None, "solve_empties": None}
+
+
+def uct_rules(
+    uct: UCTSettings,
+    enhancements: Enhancements,
+    game: str | None = None,
+    solve_empties: int = 0,
+) -> Rules:
     """The :class:`~boardzoo.search.options.Rules` that UCT and its enhancements compose.
 
     Args:
@@ -253,6 +307,8 @@ def uct_rules(uct: UCTSettings, enhancements: Enhancements, game: str | None = N
         enhancements: the enhancements; their preset applies to the options left at their
             defaults (and to ``c`` left at sqrt(2)).
         game: the name of the game searched (the preset's choices depend on it), or ``None``.
+        solve_empties: nodes with at most this many empty squares are solved inside the tree
+            (the solver's bounds are then on).
     """
     c = uct.c
     if enhancements.preset != "none" and game is not None:
@@ -261,13 +317,13 @@ def uct_rules(uct: UCTSettings, enhancements: Enhancements, game: str | None = N
         for key, value in preset_options(enhancements.preset, game).items():
             if key == "c":
                 c = value if uct.c == UCT_C else uct.c
-            elif getattr(enhancements, key) == getattr(defaults, key):
+            elif hasattr(defaults, key) and getattr(enhancements, key) == getattr(defaults, key):
                 changes[key] = value
         enhancements = enhancements.replace(**changes)
     e = enhancements
     return Rules(
         c=c,
-        solver=uct.solver,
+        solver=uct.solver or solve_empties > 0,
         rollout_policy=_ROLLOUTS[uct.rollout],
         rave_k=e.rave_k if e.rave else 0.0,
         progressive_bias=e.progressive_bias,
@@ -280,6 +336,7 @@ def uct_rules(uct: UCTSettings, enhancements: Enhancements, game: str | None = N
         threads=e.threads,
         virtual_loss=e.virtual_loss,
         learned_eval=e.eval == "learned",
+        solve_empties=solve_empties,
     )
 
 

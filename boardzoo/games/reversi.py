@@ -97,7 +97,17 @@ SPEC = GameSpec(
     aec_id="boardzoo/reversi-v0",
     # No playouts: leaves are scored by the shipped n-tuple net, and implicit minimax backups
     # weigh half (at 0.2 s a move: 9-0-1 against alpha-beta depth 6; experiments/enhancements.py).
-    presets={"strong": {"cutoff": 0, "minimax_weight": 0.5, "eval": "learned"}},
+    # The solver takes over at its own thresholds (None: the solver's TAKEOVER_EMPTIES at the
+    # root and TREE_EMPTIES inside the tree; see boardzoo.search.handover).
+    presets={
+        "strong": {
+            "cutoff": 0,
+            "minimax_weight": 0.5,
+            "eval": "learned",
+            "exact_empties": None,
+            "solve_empties": None,
+        }
+    },
     gym_id="boardzoo/Reversi-v0",
     look=Look(
         frame=(21, 57, 37),

@@ -5,21 +5,24 @@ disc difference, the empty squares of a game that ends before the board is full 
 winner. The search is negamax with alpha-beta over the position seen from the side to move
 (``own``, ``opp``), in the way of the strong endgame programs (Edax, Zebra):
 
-- many empties (more than :data:`SHALLOW_EMPTIES`): a transposition table (both bitboards as the
-  key, lower and upper bounds, the best move, replaced by depth), enhanced transposition cutoffs
-  (a child the table already refutes) from :data:`ETC_EMPTIES` empties, principal-variation
-  search (null windows after the first move), moves ordered by the table's move, then fastest
-  first: the opponent's mobility after the move, its corner moves above all, a corner taken, and
-  the opponent's potential mobility (weights tuned on FFO #41-#47 by the nodes searched);
-- few empties (down to 5): no table; moves in the odd regions of the board first (parity: the
-  quadrants with an odd number of empties), then fastest first;
-- the last four empties: loops over the empty squares themselves (no move generation), odd
-  regions first, the last one counting flips only.
+- many empties (more than :data:`SHALLOW_EMPTIES`): principal-variation search (null windows
+  after the first move), moves ordered by the table's move, then fastest first: the opponent's
+  mobility after the move, its corner moves above all, a corner taken, and the opponent's
+  potential mobility (weights tuned on FFO #41-#47 by the nodes searched); a stability cut-off
+  (:mod:`boardzoo.games.reversi_stability`: the opponent's stable discs bound the score);
+- from :data:`TABLE_EMPTIES` empties a transposition table: buckets of two entries in one cache
+  line (both bitboards as the key, lower and upper bounds, the best move), the entry solved
+  from fewer empties replaced; below that a probe (a cache miss) costs more than it saves;
+- from :data:`ETC_EMPTIES` empties, enhanced transposition cutoffs (a child the table refutes);
+- few empties (:mod:`boardzoo.games.reversi_last`): no table, no move generation, loops over
+  the empty squares, odd regions first (parity), hand-written code for the last three, the
+  last move counting flips only.
 
 An exact solve is a win/draw/loss solve (the window ``(-1, 1)``) and then null-window searches
 stepping from its bound to the score (MTD(f)), each reusing what the table learnt: on FFO #41 a
 third of the nodes of one full-window search. Boards of 4x4 and 6x6 use the same 8x8 layout
 (``valid`` masks the squares that exist), as :mod:`boardzoo.games.reversi_kernels` does.
+Every position visited counts one node, the last empties' ones included, as Edax counts them.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ import numpy as np
 from numba import njit
 
 from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount
-from boardzoo.games.reversi_kernels import flips, legal_moves
+from boardzoo.games.reversi_kernels import legal_moves
+from boardzoo.games.reversi_last import final_score, flips, solve_few
+from boardzoo.games.reversi_stability import stability_cut
 
 __all__ = [
     "ABORTED",
@@ -38,23 +43,29 @@ __all__ = [
     "NUM_COUNTERS",
     "SCORE_LIMIT",
     "SHALLOW_EMPTIES",
+    "TAKEOVER_EMPTIES",
+    "TREE_EMPTIES",
     "new_table",
     "solve",
     "solve_position",
 ]
 
-SHALLOW_EMPTIES = 6  # at most this many empties: no table, parity ordering
+SHALLOW_EMPTIES = 6  # at most this many empties: reversi_last's search
 ETC_EMPTIES = 12  # from this many empties: enhanced transposition cutoffs
-LAST_EMPTIES = 4  # at most this many: loops over the empty squares
+TABLE_EMPTIES = 8  # from this many empties: the transposition table
 MAX_PLY = 136  # passes included, longer than any game
 NODES, BUDGET, ABORTED = 0, 1, 2  # counters[...]: nodes, node budget, gave up at the budget
 NUM_COUNTERS = 3
 SCORE_BOUND = 65  # beyond any score
 NO_PASS, PASSED = 0, 1  # whether the move before was a pass (an int: numba caches recursion so)
 
-# The table: one entry per slot, the bitboards themselves as the key.
-T_OWN, T_OPP = 0, 1  # uint64 keys
-T_LOWER, T_UPPER, T_MOVE, T_EMPTIES = 0, 1, 2, 3  # int8 data
+
+# The table: one entry per row of ``t_keys`` (four words, 32 bytes; two rows, a bucket, fill one
+# cache line, so a probe reads one line): the bitboards themselves as the key, then a word
+# packing the lower and upper bounds (plus 128), the best move and the empties (plus 1; 0: no
+# entry), a byte each; the fourth word is padding.
+T_OWN, T_OPP, T_PACKED = 0, 1, 2
+_B8, _B16, _B24, _BYTE = np.uint64(8), np.uint64(16), np.uint64(24), np.uint64(0xFF)
 _HASH_OWN = np.uint64(0x9E3779B97F4A7C15)
 _HASH_OPP = np.uint64(0xC2B2AE3D27D4EB4F)
 _S29 = np.uint64(29)
@@ -67,110 +78,31 @@ W_CORNER = 60
 W_POTENTIAL = 1
 W_TAKE_CORNER = 15
 
-# The four quadrants of the 8x8 layout, for parity.
-QUADRANTS = np.array(
-    [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
-    dtype=np.uint64,
-)
-
-
-def _neighbours() -> np.ndarray:
-    """For each square of the 8x8 layout, the squares around it."""
-    table = np.zeros(64, dtype=np.uint64)
-    for square in range(64):
-        row, col = divmod(square, 8)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                r, c = row + dr, col + dc
-                if (dr or dc) and 0 <= r < 8 and 0 <= c < 8:
-                    table[square] |= np.uint64(1 << (r * 8 + c))
-    return table
-
-
-NEIGHBOURS = _neighbours()
-
 
 def new_table(bits: int = 21) -> tuple[np.ndarray, np.ndarray]:
-    """An empty transposition table of ``2**bits`` entries: ``(keys, data)``."""
-    keys = np.zeros((1 << bits, 2), dtype=np.uint64)
-    data = np.zeros((1 << bits, 4), dtype=np.int8)
-    data[:, T_EMPTIES] = -1  # no entry
-    return keys, data
+    """An empty transposition table of ``2**bits`` entries: ``(keys, data)``, the entries all in
+    ``keys`` (its rows start on a cache line), ``data`` unused (the solver contract has it)."""
+    raw = np.zeros(((1 << bits) + 2) * 4, dtype=np.uint64)
+    start = (-raw.ctypes.data % 64) // 8
+    keys = raw[start : start + (1 << bits) * 4].reshape(1 << bits, 4)
+    return keys, np.zeros((1, 4), dtype=np.int8)
 
 
-@njit("i8(u8, u8, u8)", cache=True, nogil=True, inline="always")
-def final_score(own, opp, valid):
-    """The disc difference of a finished game, the empty squares going to the winner."""
-    mine = np.int64(popcount(own))
-    theirs = np.int64(popcount(opp))
-    empties = np.int64(popcount(valid & ~(own | opp)))
-    if mine > theirs:
-        return mine - theirs + empties
-    if mine < theirs:
-        return mine - theirs - empties
-    return np.int64(0)
+@njit("u8(u8, u8, i8, u8[:, ::1])", cache=True, nogil=True, inline="always")
+def _entry(own, opp, slot, t_keys):
+    """The packed word of the table's entry for a position (0: none), in the bucket of two
+    from ``slot``."""
+    if t_keys[slot, T_OWN] == own and t_keys[slot, T_OPP] == opp:
+        return t_keys[slot, T_PACKED]
+    if t_keys[slot + 1, T_OWN] == own and t_keys[slot + 1, T_OPP] == opp:
+        return t_keys[slot + 1, T_PACKED]
+    return U0
 
 
-@njit("i8(u8, u8, u8, i8)", cache=True, nogil=True)
-def _last_one(own, opp, valid, square):
-    """The score with one empty square left, ``square``."""
-    bit = U1 << np.uint64(square)
-    flipped = flips(own, opp, square) if NEIGHBOURS[square] & opp else U0
-    if flipped:
-        return final_score(own | flipped | bit, opp & ~flipped, valid)
-    flipped = flips(opp, own, square) if NEIGHBOURS[square] & own else U0
-    if flipped:
-        return final_score(own & ~flipped, opp | flipped | bit, valid)
-    return final_score(own, opp, valid)
-
-
-@njit("i8(u8, u8, u8, u8, i8, i8, i8, i8[::1])", cache=True, nogil=True)
-def _search_last(own, opp, valid, empty, alpha, beta, passed, counters):
-    """Negamax over the few ``empty`` squares left, trying each square in turn."""
-    counters[NODES] += 1
-    if empty == U0:
-        return final_score(own, opp, valid)
-    if (empty & (empty - U1)) == U0:
-        return _last_one(own, opp, valid, lowest_bit_index(empty))
-    best = -SCORE_BOUND
-    odd = U0  # parity: the squares of regions with an odd number of empties first
-    for q in range(4):
-        if popcount(empty & QUADRANTS[q]) & U1:
-            odd |= QUADRANTS[q]
-    squares = empty & odd
-    later = empty & ~odd
-    while squares or later:
-        if squares == U0:
-            squares, later = later, U0
-        square = lowest_bit_index(squares)
-        squares &= squares - U1
-        if NEIGHBOURS[square] & opp == U0:
-            continue  # no opponent disc next to it: nothing to flip
-        flipped = flips(own, opp, square)
-        if flipped == U0:
-            continue
-        bit = U1 << np.uint64(square)
-        score = -_search_last(
-            opp & ~flipped,
-            own | flipped | bit,
-            valid,
-            empty & ~bit,
-            -beta,
-            -alpha,
-            np.int64(NO_PASS),
-            counters,
-        )
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if alpha >= beta:
-                    return best
-    if best == -SCORE_BOUND:  # no move: pass, or the game is over
-        if passed:
-            return final_score(own, opp, valid)
-        return -_search_last(opp, own, valid, empty, -beta, -alpha, np.int64(PASSED), counters)
-    return best
+@njit("i8(u8)", cache=True, nogil=True, inline="always")
+def _upper(word):
+    """The upper bound of a packed entry."""
+    return np.int64((word >> _B8) & _BYTE) - 128
 
 
 @njit("i8(u8, u8)", cache=True, nogil=True, inline="always")
@@ -188,23 +120,18 @@ def _potential(own, opp):
 
 @njit("i8(u8, u8, u8[:, ::1])", cache=True, nogil=True, inline="always")
 def _slot(own, opp, t_keys):
-    """The table slot of a position."""
+    """The first slot of a position's bucket in the table (two slots, one cache line)."""
     h = own * _HASH_OWN ^ opp * _HASH_OPP
     h ^= h >> _S29
-    return np.int64(h & np.uint64(t_keys.shape[0] - 1))
+    return np.int64(h & np.uint64(t_keys.shape[0] - 2))
 
 
 @njit(cache=True, nogil=True)
-def _order(own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys_at, bits_at):
+def _order(own, opp, moves, valid, hash_move, ply, squares_at, keys_at, bits_at):
     """Sort ``moves`` into row ``ply`` of the scratch arrays, best first: the table's move,
-    then (few empties) the odd regions, then fastest first. Each move's flips and the
-    opponent's replies after it go into ``bits_at`` for the search. Returns the count."""
+    then fastest first. Each move's flips and the opponent's replies after it go into
+    ``bits_at`` for the search. Returns the count."""
     count = 0
-    odd = U0
-    if not deep:
-        for q in range(4):
-            if popcount(empty & QUADRANTS[q]) & U1:
-                odd |= QUADRANTS[q]
     bits = moves
     while bits:
         square = lowest_bit_index(bits)
@@ -217,15 +144,13 @@ def _order(own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys
         if square == hash_move:
             key = np.int64(-(1 << 30))
         else:
-            key = W_MOBILITY * np.int64(popcount(replies)) + W_CORNER * np.int64(
-                popcount(replies & CORNERS)
+            key = (
+                W_MOBILITY * np.int64(popcount(replies))
+                + W_CORNER * np.int64(popcount(replies & CORNERS))
+                + W_POTENTIAL * _potential(child_own, child_opp)
             )
-            if deep:
-                key += W_POTENTIAL * _potential(child_own, child_opp)
-                if bit & CORNERS:
-                    key -= W_TAKE_CORNER
-            elif bit & odd:
-                key -= 1 << 20
+            if bit & CORNERS:
+                key -= W_TAKE_CORNER
         i = count
         while i > 0 and keys_at[ply, i - 1] > key:
             keys_at[ply, i] = keys_at[ply, i - 1]
@@ -239,6 +164,50 @@ def _order(own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys
         bits_at[ply, i, 1] = replies
         count += 1
     return count
+
+
+@njit("UniTuple(i8, 3)(u8, u8, i8, u8[:, ::1])", cache=True, nogil=True)
+def _probe(own, opp, slot, t_keys):
+    """What the table knows of a position: a lower and an upper bound of its score and its
+    best move (no entry: no bounds, ``-1``)."""
+    word = _entry(own, opp, slot, t_keys)
+    if word == U0:
+        return np.int64(-SCORE_BOUND), np.int64(SCORE_BOUND), np.int64(-1)
+    lower = np.int64(word & _BYTE) - 128
+    return lower, _upper(word), np.int64((word >> _B16) & _BYTE) - 1
+
+
+@njit("void(u8, u8, i8, i8, i8, i8, i8, i8, u8[:, ::1])", cache=True, nogil=True)
+def _store(own, opp, slot, empties, alpha, beta, best, move, t_keys):
+    """Record what a search of the window ``(alpha, beta)`` found (``best``, ``move``) in the
+    position's bucket: over its old entry, else over the one solved from fewer empties."""
+    same = False
+    for i in range(2):
+        if t_keys[slot + i, T_OWN] == own and t_keys[slot + i, T_OPP] == opp:
+            same = t_keys[slot + i, T_PACKED] != U0
+            slot += i
+            break
+    else:
+        if t_keys[slot + 1, T_PACKED] >> _B24 < t_keys[slot, T_PACKED] >> _B24:
+            slot += 1
+    word = t_keys[slot, T_PACKED]
+    lower, upper = -SCORE_BOUND + 1, SCORE_BOUND - 1
+    if same:
+        lower, upper = np.int64(word & _BYTE) - 128, _upper(word)
+    if best <= alpha:
+        upper = min(best, upper)
+    elif best >= beta:
+        lower = max(best, lower)
+    else:
+        lower = upper = best
+    t_keys[slot, T_OWN] = own
+    t_keys[slot, T_OPP] = opp
+    t_keys[slot, T_PACKED] = (
+        np.uint64(lower + 128)
+        | (np.uint64(upper + 128) << _B8)
+        | (np.uint64(move + 1) << _B16)
+        | (np.uint64(empties + 1) << _B24)
+    )
 
 
 _SEARCH_SIGNATURE = (
@@ -256,8 +225,8 @@ def _search(
     are ``own``'s legal moves (the parent computed them to order its moves)."""
     empty = valid & ~(own | opp)
     empties = np.int64(popcount(empty))
-    if empties <= LAST_EMPTIES:
-        return _search_last(own, opp, valid, empty, alpha, beta, passed, counters)
+    if empties <= SHALLOW_EMPTIES:
+        return solve_few(own, opp, valid, empty, alpha, beta, passed, counters)
     counters[NODES] += 1
     if moves == U0:
         replies = legal_moves(opp, own, valid)
@@ -267,43 +236,33 @@ def _search(
             opp, own, replies, valid, -beta, -alpha, np.int64(PASSED), ply + 1, squares_at,
             keys_at, bits_at, t_keys, t_data, counters,
         )  # fmt: skip
-    deep = empties > SHALLOW_EMPTIES
-    if deep and counters[NODES] > counters[BUDGET]:
+    if counters[NODES] > counters[BUDGET]:
         counters[ABORTED] = 1  # given up: every caller returns at once, storing nothing
         return np.int64(0)
-    slot = 0
-    hash_move = -1
+    bound = stability_cut(own, opp, valid, empties, alpha)  # the opponent's stable discs
+    if bound <= alpha:
+        return bound
     original_alpha = alpha
-    if deep:
-        slot = _slot(own, opp, t_keys)
-        if t_keys[slot, T_OWN] == own and t_keys[slot, T_OPP] == opp and t_data[slot, 3] >= 0:
-            lower = np.int64(t_data[slot, T_LOWER])
-            upper = np.int64(t_data[slot, T_UPPER])
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower == upper:
-                return lower
-            alpha = max(alpha, lower)
-            beta = min(beta, upper)
-            hash_move = np.int64(t_data[slot, T_MOVE])
-    count = _order(
-        own, opp, moves, valid, empty, deep, hash_move, ply, squares_at, keys_at, bits_at
-    )
+    slot = _slot(own, opp, t_keys)
+    hash_move = np.int64(-1)
+    if empties >= TABLE_EMPTIES:
+        lower, upper, hash_move = _probe(own, opp, slot, t_keys)
+        if lower >= beta:
+            return lower
+        if upper <= alpha or lower == upper:
+            return upper
+        alpha = max(alpha, lower)
+        beta = min(beta, upper)
+    count = _order(own, opp, moves, valid, hash_move, ply, squares_at, keys_at, bits_at)
     if empties >= ETC_EMPTIES:  # enhanced transposition cutoff: a child the table refutes
         for i in range(count):
             flipped = bits_at[ply, i, 0]
             child_own = opp & ~flipped
             child_opp = own | flipped | (U1 << np.uint64(squares_at[ply, i]))
             child = _slot(child_own, child_opp, t_keys)
-            if (
-                t_keys[child, T_OWN] == child_own
-                and t_keys[child, T_OPP] == child_opp
-                and t_data[child, T_EMPTIES] >= 0
-                and -np.int64(t_data[child, T_UPPER]) >= beta
-            ):
-                return -np.int64(t_data[child, T_UPPER])
+            word = _entry(child_own, child_opp, child, t_keys)
+            if word != U0 and -_upper(word) >= beta:
+                return -_upper(word)
     best = -SCORE_BOUND
     best_move = -1
     for i in range(count):
@@ -336,23 +295,8 @@ def _search(
                 alpha = score
                 if alpha >= beta:
                     break
-    if deep:  # store, unless another position solved from more empties holds the slot
-        same = t_keys[slot, T_OWN] == own and t_keys[slot, T_OPP] == opp
-        if same or t_data[slot, T_EMPTIES] <= empties:
-            if not same:
-                t_data[slot, T_LOWER] = -SCORE_BOUND + 1
-                t_data[slot, T_UPPER] = SCORE_BOUND - 1
-            t_keys[slot, T_OWN] = own
-            t_keys[slot, T_OPP] = opp
-            if best <= original_alpha:
-                t_data[slot, T_UPPER] = min(best, np.int64(t_data[slot, T_UPPER]))
-            elif best >= beta:
-                t_data[slot, T_LOWER] = max(best, np.int64(t_data[slot, T_LOWER]))
-            else:
-                t_data[slot, T_LOWER] = best
-                t_data[slot, T_UPPER] = best
-            t_data[slot, T_MOVE] = best_move
-            t_data[slot, T_EMPTIES] = empties
+    if empties >= TABLE_EMPTIES:
+        _store(own, opp, slot, empties, original_alpha, beta, best, best_move, t_keys)
     return best
 
 
@@ -366,8 +310,10 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
     must pass, or the game is over).
 
     A score at or below ``alpha`` is an upper bound of the true score, one at or above ``beta``
-    a lower bound; inside the window it is exact.
+    a lower bound; inside the window it is exact. ``t_keys`` is a table of :func:`new_table`.
     """
+    if t_keys.shape[0] < 2 or t_keys.shape[1] != 4:
+        raise ValueError("the solver's table must come from new_table")
     squares_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
     keys_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
     bits_at = np.zeros((MAX_PLY, 64, 2), dtype=np.uint64)
@@ -378,10 +324,7 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
             keys_at, bits_at, t_keys, t_data, counters,
         )  # fmt: skip
         return score, np.int64(-1)
-    count = _order(
-        own, opp, moves, valid, valid & ~(own | opp), True, np.int64(-1), np.int64(0),
-        squares_at, keys_at, bits_at,
-    )  # fmt: skip
+    count = _order(own, opp, moves, valid, np.int64(-1), np.int64(0), squares_at, keys_at, bits_at)
     roots = squares_at[0, :count].copy()
     root_bits = bits_at[0, :count].copy()
     best = -SCORE_BOUND
@@ -419,8 +362,15 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
 
 
 SCORE_LIMIT = 64  # no score is beyond it: the window (-SCORE_LIMIT, SCORE_LIMIT) is exact
-# What a solve is allowed by default: FFO #49 (26 empties) takes about 6 minutes here.
+# What a solve is allowed by default: FFO #49 (26 empties) takes about 5 minutes here.
 MAX_EMPTIES = 30
+# Where searches hand over to the solver (boardzoo.search.handover). At the root: positions of
+# real games with 20 empties are solved win/draw/loss in 0.08 s (median; 90th percentile 0.23 s)
+# and exactly in 0.4 s (1.0 s), so a 1 s move solves them
+# (benchmarks/bench_solve_reach.py). Inside the tree: 12 empties, a few hundred microseconds a
+# solve.
+TAKEOVER_EMPTIES = 20
+TREE_EMPTIES = 12
 
 
 @njit(

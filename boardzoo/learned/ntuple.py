@@ -36,11 +36,13 @@ __all__ = [
     "NTupleNet",
     "board_digits",
     "check_net",
+    "check_net_fits",
     "load_net",
     "load_net_file",
     "load_net_metadata",
     "net_file_name",
     "ntuple_sum",
+    "ntuple_sum_bits",
     "ntuple_value",
     "ntuple_value_arrays",
     "save_net",
@@ -111,11 +113,27 @@ def ntuple_sum(digits, stage, cells, table, weights):
 
 
 @njit(cache=True, nogil=True)
+def ntuple_sum_bits(own, opp, stage, cells, table, weights):
+    """:func:`ntuple_sum` read straight from the bitboards (no digits array): the same sum."""
+    total = 0.0
+    for i in range(cells.shape[0]):
+        index = 0
+        for j in range(cells.shape[1]):
+            cell = cells[i, j]
+            index *= 3
+            if cell >= 0:
+                shift = np.uint64(cell)
+                index += np.int64((own >> shift) & U1) + 2 * np.int64((opp >> shift) & U1)
+        total += weights[stage, table[i], index]
+    return total
+
+
+@njit(cache=True, nogil=True)
 def ntuple_value_arrays(s0, s1, player, params, cells, table, weights):
     """:func:`ntuple_value` with the net's three arrays passed one by one."""
     own, opp = (s0, s1) if player == 0 else (s1, s0)
     stage = stage_of(s0, s1, params, weights.shape[0])
-    return np.tanh(ntuple_sum(board_digits(own, opp), stage, cells, table, weights))
+    return np.tanh(ntuple_sum_bits(own, opp, stage, cells, table, weights))
 
 
 @njit(cache=True, nogil=True)
@@ -258,8 +276,14 @@ def load_net(game: Game) -> NTupleNet:
     if metadata.get("game") != game.name or metadata.get("options", {}) != dict(game.options):
         raise _bad(path, f"it is for {metadata.get('game')} {metadata.get('options')}, "
                    f"not {game.label}")  # fmt: skip
+    return check_net_fits(net, game, str(path))
+
+
+def check_net_fits(net: NTupleNet, game: Game, where: str = "net") -> NTupleNet:
+    """``net`` if every cell it reads is a cell of ``game``'s board, else a ``ValueError``
+    naming ``where``."""
     board = int(game.params[0])
     outside = [c for c in np.unique(net.cells).tolist() if c >= 0 and not board >> c & 1]
     if outside:
-        raise _bad(path, f"cells {outside} are not cells of {game.label}")
+        raise _bad(where, f"cells {outside} are not cells of {game.label}")
     return net

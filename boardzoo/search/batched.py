@@ -64,6 +64,7 @@ from boardzoo.games.state import BoardState
 from boardzoo.search.batched_config import PUCTConfig, SearchResult
 from boardzoo.search.evaluator_calls import StepEvaluation, running
 from boardzoo.search.evaluators import Evaluator, cell_squares
+from boardzoo.search.handover import no_solver_tables, solver_tables
 from boardzoo.search.kept_trees import KeptTrees
 from boardzoo.search.leaf_batch import LeafBatch
 from boardzoo.search.loop import compiled_steps
@@ -73,6 +74,7 @@ from boardzoo.search.options import (
     N_C_SCALE,
     N_C_VISIT,
     N_GUMBEL,
+    N_SOLVE_EMPTIES,
     N_VIRTUAL_LOSS,
     NUM_NUMBERS,
 )
@@ -98,6 +100,7 @@ def _numbers(config: PUCTConfig) -> np.ndarray:
     numbers[N_GUMBEL] = config.gumbel_k if config.gumbel else 0
     numbers[N_C_VISIT] = config.c_visit
     numbers[N_C_SCALE] = config.c_scale
+    numbers[N_SOLVE_EMPTIES] = config.solve_empties
     return numbers
 
 
@@ -138,7 +141,9 @@ class BatchedSearch:
         self._rng = np.random.default_rng(self.seed)
         self._squares = cell_squares(game)
         self._numbers = _numbers(self.config)
-        self._kernels = compiled_steps(game, self.config.gumbel)
+        solving = self.config.solve_empties > 0
+        self._kernels = compiled_steps(game, self.config.gumbel, solving)
+        self._solver = solver_tables(game, 1) if solving else no_solver_tables()
         self._trees = KeptTrees(game, self.batch_size, self.config)
         self._every_tree = np.ones(self.batch_size, dtype=bool)
         self._leaves = LeafBatch(game, self.batch_size * self.config.leaves_per_tree)
@@ -174,7 +179,7 @@ class BatchedSearch:
                 self._kernels["run_steps"](
                     forest, trees, leaves, budget, active, self._numbers, choice,
                     self.game.params, self._squares, self.game.cols, batch.tree, batch.node,
-                    batch.row, batch.observations, batch.masks, key,
+                    batch.row, batch.observations, batch.masks, self._solver, key,
                 )
             )  # fmt: skip
 

@@ -36,6 +36,9 @@ class PUCTConfig:
             touched only when used), or ``None``: enough for the simulation budget (at most
             200,000), or for a search with only a deadline ``max(200,000, min(2**22, 2**24 /
             batch_size))``. Once a tree is full its leaves are evaluated but not expanded.
+        solve_empties: leaves with at most this many empty squares are solved by the game's
+            solver instead of evaluated, their results exact (0: never;
+            :mod:`boardzoo.search.handover`).
 
     Raises:
         ValueError: a value out of range, naming it.
@@ -53,6 +56,7 @@ class PUCTConfig:
     virtual_loss: float = 1.0
     leaves_per_tree: int = 1
     max_nodes: int | None = None
+    solve_empties: int = 0
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -75,6 +79,7 @@ class PUCTConfig:
         )
         set_(self, "c_visit", check_number("c_visit", self.c_visit, 0.0, None, False))
         set_(self, "c_scale", check_number("c_scale", self.c_scale, 0.0, None, False))
+        set_(self, "solve_empties", check_int("solve_empties", self.solve_empties, 0, 64))
         set_(
             self, "virtual_loss", check_number("virtual_loss", self.virtual_loss, 0.0, None, False)
         )

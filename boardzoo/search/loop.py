@@ -26,30 +26,30 @@ batched step, elsewhere.
 
 from __future__ import annotations
 
-import warnings
 from functools import cache
 from typing import Any, cast
 
 import numpy as np
-from numba import objmode
-from numba.core.errors import NumbaWarning
 
-from boardzoo.games.spec import Game
+from boardzoo.games.bits import popcount
+from boardzoo.games.spec import DRAW, LOSS, WIN, Game
 from boardzoo.games.specialise import specialise
 from boardzoo.search import backup as backup_rules
 from boardzoo.search import evaluate as leaf_evaluators
 from boardzoo.search import expand as expansion
 from boardzoo.search.backup import backup, update_amaf
 from boardzoo.search.evaluate import evaluate_leaf, write_leaf
-from boardzoo.search.evaluator_calls import evaluate_step
+from boardzoo.search.evaluator_calls import call_evaluator
 from boardzoo.search.expand import expand, expand_priors, new_scratch
 from boardzoo.search.memory import update_criticality, update_replies
 from boardzoo.search.options import (
+    N_SOLVE_EMPTIES,
     N_WIDEN_ALPHA,
     N_WIDEN_K,
     Rules,
 )
 from boardzoo.search.select import select_az, select_uct
+from boardzoo.search.solver import game_solver
 from boardzoo.search.tree import NO_NODE, is_solved, score_for
 
 __all__ = [
@@ -74,6 +74,39 @@ RAVE = False
 LGRF = False
 CRITICALITY = False
 RECORDS = False
+SOLVE = False
+
+SOLVED = 2  # ``tree.terminal`` of a node the solver proved (1: the game is over there)
+
+
+def exact_solve(s0, s1, player, params, alpha, beta, table_keys, table_data, counters):
+    """Placeholder for the game's exact solver (:attr:`~boardzoo.games.spec.GameSpec.solver`),
+    linked into the copies that solve inside the tree (``SOLVE``)."""
+    raise NotImplementedError("linked per game by compiled_loop")
+
+
+def solve_leaf(tree, b, node, thread, params, numbers, solver):
+    """Solve ``node`` (not the root) if it has at most ``numbers[N_SOLVE_EMPTIES]`` empty
+    squares: its bounds become the proven result and it counts as finished (``SOLVED``).
+    Returns whether it did."""
+    s0, s1 = tree.s0[b, node], tree.s1[b, node]
+    if node == 0 or popcount(params[0] & ~(s0 | s1)) > numbers[N_SOLVE_EMPTIES]:
+        return False
+    player = tree.player[b, node]
+    score, _ = exact_solve(
+        s0, s1, player, params, np.int64(-1), np.int64(1), solver.keys[thread],
+        solver.data[thread], solver.counters[thread],
+    )  # fmt: skip
+    if score == 0:
+        code = DRAW
+    elif (score > 0) == (player == 0):
+        code = WIN
+    else:
+        code = LOSS
+    tree.pess[b, node] = code
+    tree.opt[b, node] = code
+    tree.terminal[b, node] = SOLVED
+    return True
 
 
 def descend(tree, b, path, cells, players, numbers, memory):
@@ -166,9 +199,11 @@ def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
         length = depth - 1
         finished = True
         f0, f1 = tree.s0[b, leaf], tree.s1[b, leaf]
+        if SOLVE and not tree.terminal[b, leaf]:
+            solve_leaf(tree, b, leaf, thread, params, numbers, memory.solver)
         if tree.terminal[b, leaf] or (SOLVER and is_solved(tree, b, leaf)):
             score0 = score_for(tree.pess[b, leaf], 0)
-            finished = tree.terminal[b, leaf] != 0
+            finished = tree.terminal[b, leaf] == 1
         else:
             score0, finished, f0, f1, length, rng = evaluate_leaf(
                 f0, f1, tree.player[b, leaf], params, numbers, memory, net, cells, players,
@@ -186,12 +221,13 @@ def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
 
 
 def select_leaves(tree, trees, leaves, active, numbers, choice, params, squares, cols,
-                  leaf_tree, leaf_node, leaf_row, observations, masks):  # fmt: skip
+                  leaf_tree, leaf_node, leaf_row, observations, masks, solver):  # fmt: skip
     """The first half of a batched step: walk each of the first ``trees`` trees with
     ``active[b]`` set down to ``leaves`` leaves; write the input of those to evaluate.
 
     Leaf ``j`` is node ``leaf_node[j]`` of tree ``leaf_tree[j]``; ``leaf_row[j]`` is its row in
-    ``observations`` / ``masks``, or -1 for a finished game (scored exactly). The descents stay
+    ``observations`` / ``masks``, or -1 for a finished game or one the solver proves (``SOLVE``,
+    with ``solver``'s tables: scored exactly). The descents stay
     pending until :func:`expand_and_backup`, so the later descents of the step see them as
     virtual losses. Returns the number of leaves and of rows written.
     """
@@ -213,6 +249,8 @@ def select_leaves(tree, trees, leaves, active, numbers, choice, params, squares,
                 up = tree.parent[b, up]
             leaf_tree[found] = b
             leaf_node[found] = node
+            if SOLVE and not tree.terminal[b, node] and tree.first_child[b, node] == NO_NODE:
+                solve_leaf(tree, b, node, 0, params, numbers, solver)
             if tree.terminal[b, node]:
                 leaf_row[found] = -1
             else:
@@ -242,31 +280,24 @@ def expand_and_backup(tree, found, leaf_tree, leaf_node, leaf_row, logits, value
         backup(tree, b, node, score0)
 
 
-# run_steps's call of the evaluator holds the GIL, as it must; the rest of the loop does not.
-warnings.filterwarnings(
-    "ignore", message=".*Code running in object mode won't allow", category=NumbaWarning
-)
-
-
 def run_steps(tree, trees, leaves, budget, active, numbers, choice, params, squares, cols,
-              leaf_tree, leaf_node, leaf_row, observations, masks, key):  # fmt: skip
+              leaf_tree, leaf_node, leaf_row, observations, masks, solver, key):  # fmt: skip
     """Batched steps until ``budget`` simulations a tree, or until the evaluator says stop.
 
     Each step selects ``leaves`` leaves in each tree with ``active[b]`` set
     (:func:`select_leaves`), leaves the compiled code once to have the search registered under
-    ``key`` evaluate them (:func:`~boardzoo.search.evaluator_calls.evaluate_step`: the network,
-    and the deadline), then expands them and backs the values up (:func:`expand_and_backup`).
-    Returns the simulations run a tree.
+    ``key`` evaluate them (:func:`~boardzoo.search.evaluator_calls.call_evaluator`: the
+    network, and the deadline), then expands them and backs the values up
+    (:func:`expand_and_backup`). Returns the simulations run a tree.
     """
     done = 0
     while done < budget:
         step = min(leaves, budget - done)
         found, rows = select_leaves(
             tree, trees, step, active, numbers, choice, params, squares, cols, leaf_tree,
-            leaf_node, leaf_row, observations, masks,
+            leaf_node, leaf_row, observations, masks, solver,
         )  # fmt: skip
-        with objmode(logits="float32[:, ::1]", values="float32[::1]", stop="boolean"):
-            logits, values, stop = evaluate_step(key, found, rows)
+        logits, values, stop = call_evaluator(key, found, rows)
         expand_and_backup(tree, found, leaf_tree, leaf_node, leaf_row, logits, values, params)
         done += step
         if stop:
@@ -276,6 +307,7 @@ def run_steps(tree, trees, leaves, budget, active, numbers, choice, params, squa
 
 _TEMPLATES = (
     simulate,
+    solve_leaf,
     select_az,
     select_leaves,
     expand_and_backup,
@@ -313,7 +345,10 @@ Switches = tuple[tuple[str, int | bool], ...]
 
 @cache
 def _compiled(game: Game, switches: Switches) -> Any:
-    return specialise(_TEMPLATES, game.kernels, constants=dict(switches), inline=_INLINE)
+    linked = {"exact_solve": game_solver(game)[1]} if dict(switches).get("SOLVE") else {}
+    return specialise(
+        _TEMPLATES, game.kernels, constants=dict(switches), inline=_INLINE, linked=linked
+    )
 
 
 def compiled_loop(game: Game, rules: Rules) -> Any:
@@ -321,11 +356,12 @@ def compiled_loop(game: Game, rules: Rules) -> Any:
     return _compiled(game, tuple(sorted(rules.constants().items())))["simulate"]
 
 
-def compiled_steps(game: Game, gumbel: bool) -> dict[str, Any]:
+def compiled_steps(game: Game, gumbel: bool, solve: bool = False) -> dict[str, Any]:
     """:func:`select_leaves` and :func:`expand_and_backup` compiled for ``game`` with
-    AlphaZero's rules, PUCT or Gumbel (cached): the halves of a batched step. Virtual loss is
-    always on (several leaves a step)."""
-    return cast(dict[str, Any], _compiled(game, (("GUMBEL", gumbel), ("PENDING", True))))
+    AlphaZero's rules, PUCT or Gumbel, solving leaves inside the tree if ``solve`` (cached):
+    the halves of a batched step. Virtual loss is always on (several leaves a step)."""
+    switches = (("GUMBEL", gumbel), ("PENDING", True), ("SOLVE", solve))
+    return cast(dict[str, Any], _compiled(game, switches))
 
 
 @cache

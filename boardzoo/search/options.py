@@ -17,6 +17,7 @@ import numpy as np
 __all__ = [
     "EVAL_HAND",
     "EVAL_LEARNED",
+    "N_SOLVE_EMPTIES",
     "ROLLOUT_HEURISTIC",
     "ROLLOUT_POLICIES",
     "ROLLOUT_RANDOM",
@@ -44,7 +45,8 @@ N_C_BASE = 11  # AlphaZero's schedule c_init + log((1 + N + c_base) / c_base); 0
 N_GUMBEL = 12  # 0: PUCT; k > 0: Gumbel AlphaZero, k root actions considered
 N_C_VISIT = 13  # Gumbel's completed-Q transform: (c_visit + max N) * c_scale
 N_C_SCALE = 14
-NUM_NUMBERS = 15
+N_SOLVE_EMPTIES = 15  # nodes with at most this many empty squares are solved in the tree
+NUM_NUMBERS = 16
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,9 @@ class Rules:
         threads: threads growing the tree (tree parallelism with virtual loss when > 1).
         virtual_loss: visits counted as lost per simulation below a node (threads > 1).
         learned_eval: the evaluation is the game's shipped n-tuple network (else hand-made).
+        solve_empties: positions with at most this many empty squares are solved by the game's
+            solver when a simulation first reaches them, their results proven (0: never;
+            needs ``solver``; see :mod:`boardzoo.search.handover`).
     """
 
     c: float = math.sqrt(2.0)
@@ -81,6 +86,7 @@ class Rules:
     threads: int = 1
     virtual_loss: int = 1
     learned_eval: bool = False
+    solve_empties: int = 0
 
     @property
     def enhanced(self) -> bool:
@@ -126,6 +132,7 @@ class Rules:
             "EVALUATES": evaluates,
             "RECORDS": self.records_moves,
             "LEARNED": self.learned_eval and self.uses_evaluation,
+            "SOLVE": self.solver and self.solve_empties > 0,
         }
 
     def numbers(self, evaluation_scale: float) -> np.ndarray:
@@ -142,4 +149,5 @@ class Rules:
         numbers[N_CRITICALITY] = self.criticality
         numbers[N_VIRTUAL_LOSS] = float(self.virtual_loss if self.threads > 1 else 0)
         numbers[N_EVAL_SCALE] = evaluation_scale
+        numbers[N_SOLVE_EMPTIES] = self.solve_empties
         return numbers

@@ -28,7 +28,7 @@ from boardzoo.checks import check_int
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
-__all__ = ["SolveResult", "forget_tables", "solve"]
+__all__ = ["SolveResult", "forget_tables", "game_solver", "solve"]
 
 _NO_LIMIT = 2**62
 _TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -64,7 +64,7 @@ class SolveResult:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-def _solver(game: Game) -> tuple[ModuleType, Any]:
+def game_solver(game: Game) -> tuple[ModuleType, Any]:
     """The game's solver module (the exact negamax's without one) and its ``solve`` function."""
     if game.spec.solver is not None:
         module = importlib.import_module(game.spec.solver)
@@ -123,7 +123,7 @@ def solve(
     check_int("table_bits", table_bits, 10, 26)
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, 1)
-    module, run = _solver(game)
+    module, run = game_solver(game)
     limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
     check_int("max_empties", limit_empties, 0)
     empties = (int(game.params[0]) & ~(state.bitboards()[0] | state.bitboards()[1])).bit_count()

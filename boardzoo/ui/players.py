@@ -130,10 +130,17 @@ def result_text(state: BoardState, names: tuple[str, str]) -> str:
 
 
 def describe_search(agent: Agent | None) -> str:
-    """A short summary of the agent's last search (MCTS or alpha-beta), or ``""``."""
+    """A short summary of the agent's last search (MCTS, alpha-beta, the engine, or the exact
+    solver that chose its move), or ``""``."""
     info = getattr(agent, "last_search", None)
     if info is None:
         return ""
+    solved = getattr(info, "solved", None) or getattr(info, "extra", {}).get("solved")
+    if solved:  # the exact solver chose the move (its score: exact, or win/draw/loss only)
+        score = getattr(info, "score", None)
+        score = info.extra["score"] if score is None else score
+        what = f"score {score:+d}" if solved == "exact" else f"{'win' if score > 0 else 'draw'}"
+        return f"solved: {what}, in {info.seconds:.2f} s"
     if hasattr(info, "moves") and hasattr(info, "simulations"):
         proven = getattr(info, "proven", None)
         outlook = f"proven {proven}" if proven else f"win rate {info.value:.0%}"

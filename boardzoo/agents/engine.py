@@ -1,0 +1,299 @@
+"""The engine: boardzoo's strongest player, a game-program alpha-beta search on a clock.
+
+``engine:time_limit=1`` searches the way strong Othello and chess programs do
+(:mod:`boardzoo.agents.engine_kernels`, compiled per game): iterative deepening with aspiration
+windows, principal-variation search, a transposition table kept from move to move, move
+ordering by the table's move, the children's evaluation, killers and history, and multi-ProbCut
+as an option; the game's learned evaluation at the horizon. Where the game has an exact solver of
+its own (Reversi's, :mod:`boardzoo.games.reversi_solver`), positions with at most
+``exact_empties`` empty squares are solved: win/draw/loss first, then the exact score, each
+within the move's clock (:func:`boardzoo.search.handover.solve_root`, as the MCTS agents do); a
+solve that cannot finish in time leaves the move to the search.
+
+Time: the search reads the clock itself and stops at the move's limit; it starts no new
+iteration after :data:`SOFT_FRACTION` of the limit (an iteration takes a few times the previous
+one), or after :data:`UNSTABLE_FRACTION` when the last iteration changed its mind (a new best
+move, or a score that fell): critical positions get more of the clock.
+
+References: Slate & Atkin, "CHESS 4.5" (1977), iterative deepening and the transposition table;
+Marsland & Campbell, "Parallel search of strongly ordered game trees" (1982), principal-variation
+search; Schaeffer, "The history heuristic" (1989); Buro, "Experiments with Multi-ProbCut" (1997).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from boardzoo.agents import engine_kernels as k
+from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
+from boardzoo.agents.compiling import compile_notice
+from boardzoo.checks import check_int, check_optional_int, check_optional_number
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState, GameState
+from boardzoo.learned.ntuple import check_net_fits, load_net, load_net_file, net_file_name
+from boardzoo.learned.probcut import probcut_stage_sigmas
+from boardzoo.search.clock import monotonic_ns
+from boardzoo.search.handover import default_empties, prepare_solver, solve_root
+
+__all__ = ["EngineAgent", "EngineInfo"]
+
+MAX_DEPTH = 60  # iterations stop here at the latest (Reversi's 8x8 board has 60 empties)
+SOFT_FRACTION = 0.35  # no new iteration after this fraction of the time limit ...
+UNSTABLE_FRACTION = 0.6  # ... or this one, when the last iteration changed its best move
+SCORE_DROP = 400  # a fall of the root's score (in evaluation units) that counts as unstable
+ASPIRATION = 300  # half-width of the aspiration window around the last iteration's score
+CLOCK_MARGIN_NS = 3_000_000  # what a move keeps back from its limit for the caller
+EVALS = ("auto", "hand", "learned")
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """What the last search did (``EngineAgent.last_search``).
+
+    Attributes:
+        action: the move chosen.
+        score: its score for the player to move: a solver's exact score (Reversi: the final disc
+            difference) when ``solved``, else the search's (the evaluation's units; a finished
+            game scores :data:`~boardzoo.agents.engine_kernels.WIN` plus its margin).
+        depth: plies of the last completed iteration (0 when the solver chose the move).
+        nodes: positions searched, the solver's included.
+        seconds: wall time.
+        exact: the score is the game-theoretic value.
+        solved: the solver chose the move (``"exact"``, ``"wld"`` when only win/draw/loss was
+            proven in time), else ``None``.
+    """
+
+    action: int
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    exact: bool
+    solved: Literal["exact", "wld"] | None = None
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+
+def _cells(bits: int) -> list[int]:
+    return [i for i in range(bits.bit_length()) if bits >> i & 1]
+
+
+def _has_net(game: Game) -> bool:
+    try:
+        net_file_name(game)
+    except ValueError:
+        return False
+    return True
+
+
+class EngineAgent(Agent):
+    """Iterative-deepening principal-variation search on a clock, with a solver for endgames.
+
+    Args:
+        time_limit: seconds per move (a number > 0), or ``None`` for a fixed ``depth``.
+        depth: the deepest iteration in plies (1 to 60), or ``None``: as deep as the clock
+            allows.
+        exact_empties: positions with at most this many empty squares are solved by the game's
+            exact solver, within the clock (``None``: the solver's own ``TAKEOVER_EMPTIES``,
+            what it finishes in about a second; 0: never). Games without a solver of their own
+            are proven by the search itself, deepening to the end of the game.
+        eval: the horizon evaluation: ``learned`` (the game's n-tuple network), ``hand`` (the
+            game's hand-made one), or ``auto``: learned where the game ships a net.
+        probcut: multi-ProbCut's threshold in standard errors of the shallow searches (e.g.
+            1.5); 0 turns it off (the default: the search is then exact to its depth). The
+            errors are measured per game, evaluation and stage
+            (:mod:`boardzoo.learned.probcut`; a ``net`` file uses its game's learned ones).
+        net: an n-tuple net file (``.npz``, :mod:`boardzoo.learned.ntuple`) to evaluate with
+            in place of the game's shipped one (implies the learned evaluation).
+        table_bits: the transposition table holds ``2**table_bits`` entries (10 to 26; 20 takes
+            40 MB).
+        seed: seed of the tie-breaking between equally good root moves.
+    """
+
+    name = "engine"
+
+    def __init__(
+        self,
+        time_limit: float | None = 1.0,
+        depth: int | None = None,
+        exact_empties: int | None = None,
+        eval: Literal["auto", "hand", "learned"] = "auto",
+        probcut: float = 0.0,
+        net: str | None = None,
+        table_bits: int = 20,
+        seed: Seed = None,
+    ) -> None:
+        self.time_limit = check_optional_number("time_limit", time_limit)
+        self.depth = check_optional_int("depth", depth, 1, MAX_DEPTH)
+        if self.time_limit is None and self.depth is None:
+            raise ValueError("time_limit=none needs a depth: give a time limit, a depth or both")
+        self.exact_empties = check_optional_int("exact_empties", exact_empties, 0, 64)
+        if eval not in EVALS:
+            raise ValueError(f"eval must be one of {', '.join(EVALS)}, got {eval!r}")
+        self.eval = eval
+        if not isinstance(probcut, (int, float)) or isinstance(probcut, bool) or probcut < 0:
+            raise ValueError(f"probcut={probcut!r} is not allowed: a number >= 0 (0 is off)")
+        self.probcut = float(probcut)
+        self.net = net
+        self._net_file = load_net_file(net) if net is not None else None
+        self.table_bits = check_int("table_bits", table_bits, 10, 26)
+        self.seed = seed
+        self._rng = make_rng(seed)
+        self._tables: k.Tables | None = None
+        self._age = 0
+        self._prepared: Game | None = None
+        self.last_search: EngineInfo | None = None
+
+    # --- the Agent interface -------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget the table and the move-ordering statistics (a new game)."""
+        self._tables = None
+
+    def prepare(self, game: Game) -> None:
+        """Load (or compile, the first time, with a notice) the game's search and run it once,
+        before any clock starts; checks that the evaluation asked for exists."""
+        net = self._net(game)
+        self._probcut(game, net)  # a clear error now if multi-ProbCut is not calibrated
+        if self._prepared != game:
+            with compile_notice(f"the engine's search for {game.name}", 20):
+                self._search_state(game.initial_state(), 2, None, net, make_rng(0))
+                if game.spec.solver is not None and self._takeover(game):
+                    prepare_solver(game)
+            self._prepared = game
+            self._tables = None
+
+    def act(self, env: Any) -> int:
+        """Search from ``env``'s position (never changed) and return the chosen action."""
+        return self.search(env_state(env)).action
+
+    def search(self, state: GameState) -> EngineInfo:
+        """Search a game state directly; returns (and stores) :attr:`last_search`."""
+        position = board_state(state, "EngineAgent")
+        if self._prepared != position.game:
+            self.prepare(position.game)
+        net = self._net(position.game)
+        info = self._search_state(position, self.depth, self.time_limit, net, self._rng, True)
+        self.last_search = info
+        return info
+
+    # --- the search ----------------------------------------------------------------------------
+
+    def _net(self, game: Game) -> tuple[np.ndarray, ...] | None:
+        if self._net_file is not None:
+            check_net_fits(self._net_file, game, str(self.net))
+            return tuple(self._net_file)
+        if self.eval == "hand" or (self.eval == "auto" and not _has_net(game)):
+            return None
+        return tuple(load_net(game))
+
+    def _probcut(self, game: Game, net: tuple[np.ndarray, ...] | None) -> np.ndarray:
+        """The compiled search's ``probcut`` array: the table's age, the threshold, and the
+        evaluation's calibrated errors by stage and depth (:mod:`boardzoo.learned.probcut`)."""
+        head = [float(self._age), self.probcut]
+        if self.probcut == 0:
+            return np.array([*head, 1.0, 0.0], dtype=np.float64)
+        sigmas = probcut_stage_sigmas(game, "hand" if net is None else "learned")
+        return np.concatenate(([*head, float(sigmas.shape[0])], sigmas.ravel()))
+
+    def _takeover(self, game: Game) -> int:
+        if self.exact_empties is not None:
+            return self.exact_empties
+        return default_empties(game)[0]
+
+    def _search_state(
+        self,
+        state: BoardState,
+        depth: int | None,
+        time_limit: float | None,
+        net: tuple[np.ndarray, ...] | None,
+        rng: np.random.Generator,
+        solve_ok: bool = False,
+    ) -> EngineInfo:
+        actions = legal_or_raise(state)
+        game, params, player = state.game, state.game.params, state.current_player
+        start = time.perf_counter()
+        deadline = 0
+        if time_limit is not None:
+            deadline = monotonic_ns() + max(int(time_limit * 1e9) - CLOCK_MARGIN_NS, 1)
+        if self._tables is None:
+            self._tables = k.new_tables(self.table_bits)
+        self._age = (self._age + 1) % (1 << 30)
+        self._tables[5][:] //= 2  # old history counts for less
+        s0, s1 = (np.uint64(b) for b in state.bitboards())
+        nodes = 0
+
+        if solve_ok and game.spec.solver is not None:
+            clock = None if time_limit is None else start + time_limit - CLOCK_MARGIN_NS * 1e-9
+            solved = solve_root(state, self._takeover(game), clock)
+            if solved is not None:
+                how: Literal["exact", "wld"] = "exact" if solved.exact else "wld"
+                seconds = time.perf_counter() - start
+                action = solved.best_moves[0]
+                return EngineInfo(action, solved.score, 0, solved.nodes, seconds, True, how)
+
+        cells = _cells(int(game.kernels.placements(s0, s1, player, params))) or [-1]
+        shuffled = [cells[i] for i in rng.permutation(len(cells))]
+        keys = {c: game.kernels.order_key(s0, s1, player, c, 0, params) if c >= 0 else 0
+                for c in cells}  # fmt: skip
+        root = np.array(sorted(shuffled, key=keys.__getitem__), dtype=np.int64)
+        search_root = k.compiled_engine(game)["search_root"]
+        probcut = self._probcut(game, net)
+
+        best_cell, best_score, done_depth, exact = int(root[0]), 0, 0, False
+        limit_ns = int((time_limit or 0) * 1e9)
+        begun = monotonic_ns()
+        for iteration in range(1, (depth or MAX_DEPTH) + 1):
+            counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
+            counters[k.BUDGET] = 2**62
+            counters[k.DEADLINE] = deadline if iteration > 1 else 0  # one move at least
+            alpha, beta = -k.INFINITY, k.INFINITY
+            if iteration >= 3 and abs(best_score) < k.WIN // 2:
+                alpha, beta = best_score - ASPIRATION, best_score + ASPIRATION
+            index, score, searched = search_root(
+                s0, s1, player, params, root, iteration, alpha, beta, counters, self._tables,
+                probcut, net,
+            )  # fmt: skip
+            if not counters[k.ABORTED] and not alpha < score < beta:
+                nodes += int(counters[k.NODES])  # outside the window: search it all again
+                counters[k.NODES] = 0
+                index, score, searched = search_root(
+                    s0, s1, player, params, root, iteration, -k.INFINITY, k.INFINITY, counters,
+                    self._tables, probcut, net,
+                )  # fmt: skip
+            nodes += int(counters[k.NODES])
+            if counters[k.ABORTED]:
+                if searched > 0 and index > 0:  # a later move beat the previous best
+                    best_cell = int(root[index])
+                break
+            unstable = int(root[index]) != best_cell or score < best_score - SCORE_DROP
+            best_cell, best_score, done_depth = int(root[index]), int(score), iteration
+            exact = bool(counters[k.HORIZON] == 0) and self.probcut == 0
+            if exact or len(actions) == 1:
+                break  # proven, or forced: more plies change nothing
+            root = np.concatenate(([root[index]], np.delete(root, index)))
+            if time_limit is not None:
+                fraction = UNSTABLE_FRACTION if unstable else SOFT_FRACTION
+                if monotonic_ns() - begun > fraction * limit_ns:
+                    break
+        return EngineInfo(
+            action=int(game.kernels.cell_action(best_cell, params)),
+            score=best_score,
+            depth=done_depth,
+            nodes=nodes,
+            seconds=time.perf_counter() - start,
+            exact=exact,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"EngineAgent(time_limit={self.time_limit}, depth={self.depth}, "
+            f"exact_empties={self.exact_empties}, eval={self.eval!r}, probcut={self.probcut}, "
+            f"net={self.net!r})"
+        )

@@ -1,0 +1,284 @@
+"""The command line of multi-ProbCut's calibration: ``python -m boardzoo.agents.probcut_command``.
+
+It samples positions, calibrates with the engine (:mod:`boardzoo.agents.probcut_calibration`)
+and writes (or extends) the calibration file (:mod:`boardzoo.learned.probcut`'s format), saved
+after each depth (atomically: written beside it, then renamed); a run that is cut off keeps every
+depth it finished, and the same command resumes it::
+
+    python -m boardzoo.agents.probcut_command reversi --option board_size=8 --evaluation learned \\
+        --positions 300 --max-depth 10 --seed 0
+
+A mistake (bad arguments, a malformed file, an unreadable openings file) is reported in one line
+with exit status 2, no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from boardzoo.agents.probcut_calibration import calibrate, positions_digest, sample_positions
+from boardzoo.games.catalog import game_names, make_game
+from boardzoo.games.spec import Game
+from boardzoo.learned.ntuple import load_net
+from boardzoo.learned.probcut import (
+    COMMAND,
+    EVALUATIONS,
+    MAX_DEPTH,
+    MIN_DEPTH,
+    MIN_PAIRS,
+    Calibration,
+    load_probcut_file,
+    new_probcut_data,
+    probcut_file,
+    save_probcut_file,
+)
+
+__all__ = ["UsageError", "main", "parse_moves", "read_openings"]
+
+
+def _entry(
+    args: argparse.Namespace, calibration: Calibration, digest: str, seconds: float
+) -> dict[str, Any]:
+    fits = [
+        {
+            "depth": f.depth,
+            "shallow": f.shallow,
+            "a": round(f.a, 6),
+            "b": round(f.b, 3),
+            "sigma": round(f.sigma, 3),
+            "pairs": f.pairs,
+            "stage_sigmas": [None if s is None else round(s, 3) for s in f.stage_sigmas],
+        }
+        for f in calibration.fits
+    ]
+    return {
+        "command": args.command_line,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "positions": args.positions,
+        "seed": args.seed,
+        "max_depth": args.max_depth,
+        "openings": args.openings_label,
+        "random_plies": args.random_plies,
+        "positions_sha256": digest,
+        "seconds": round(seconds, 1),
+        "complete": len(calibration.scores) >= args.max_depth,
+        "depths": fits,
+        "discs": calibration.discs,
+        "scores": calibration.scores,
+    }
+
+
+class UsageError(ValueError):
+    """A mistake on the command line (reported in one line, exit status 2)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=COMMAND,
+        description="Calibrate multi-ProbCut for a game and an evaluation: search sample "
+        "positions to each depth, fit the deep scores on the shallow ones, and write the fits "
+        "to models/<game>.probcut.json (a cut-off run resumes where it stopped).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("game", choices=game_names(), help="the game")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the game (repeat for several), e.g. board_size=8",
+    )
+    parser.add_argument(
+        "--evaluation",
+        choices=EVALUATIONS,
+        required=True,
+        help="the engine's evaluation to calibrate",
+    )
+    parser.add_argument("--positions", type=int, default=300, help="positions to search")
+    parser.add_argument("--max-depth", type=int, default=10, help="the deepest search")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample positions")
+    parser.add_argument(
+        "--openings",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="start the sample games from openings of FILE, one a line, XOT style (f5d6c4d3...)",
+    )
+    parser.add_argument(
+        "--random-plies",
+        type=int,
+        default=None,
+        help="random moves after the opening (default: the game's opening "
+        "plies, 0 with --openings)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="the file to write (default: the shipped one in models/)",
+    )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="measure again from depth 1 (default: resume a matching entry)",
+    )
+    return parser  # fmt: skip
+
+
+def _game(args: argparse.Namespace) -> Game:
+    """The game and its options from the command line."""
+    options: dict[str, int] = {}
+    for text in args.option:
+        name, equals, value = text.partition("=")
+        if not equals or not value.strip().lstrip("-").isdigit():
+            raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. board_size=8")
+        options[name.strip()] = int(value)
+    return make_game(args.game, **options)
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    if args.positions < MIN_PAIRS:
+        raise UsageError(f"--positions {args.positions} is too few: at least {MIN_PAIRS}")
+    if not MIN_DEPTH <= args.max_depth <= MAX_DEPTH:
+        raise UsageError(f"--max-depth {args.max_depth}: give {MIN_DEPTH}..{MAX_DEPTH}")
+    if args.seed < 0:
+        raise UsageError(f"--seed {args.seed}: give a number >= 0")
+    if args.random_plies is not None and args.random_plies < 0:
+        raise UsageError(f"--random-plies {args.random_plies}: give a number >= 0")
+
+
+def parse_moves(game: Game, text: str) -> list[int]:
+    """The actions of a move list written with the game's move names, concatenated
+    (``f5d6c4d3``) or separated by spaces or commas; a ``ValueError`` for anything else."""
+    names = sorted(((n.lower(), a) for a, n in enumerate(game.action_names)), reverse=True)
+    rest, actions = "".join(text.replace(",", " ").split()).lower(), []
+    while rest:
+        found = [(name, action) for name, action in names if rest.startswith(name)]
+        if not found:
+            raise ValueError(f"cannot read a move at {rest[:8]!r}")
+        name, action = max(found, key=lambda pair: len(pair[0]))
+        actions.append(action)
+        rest = rest[len(name) :]
+    return actions
+
+
+def read_openings(game: Game, path: Path) -> tuple[list[list[int]], str]:
+    """The openings of ``path`` (one move list a line; blank lines and ``#`` comments skipped),
+    each checked legal, and a label naming the file and its SHA-256."""
+    raw = path.read_bytes()
+    openings = []
+    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            moves, state = parse_moves(game, line), game.initial_state()
+            for action in moves:
+                state = state.apply(action)
+        except ValueError as error:
+            raise ValueError(f"{path}, line {number}: {error}") from None
+        if state.is_terminal():
+            raise ValueError(f"{path}, line {number}: the opening ends the game")
+        openings.append(moves)
+    if not openings:
+        raise ValueError(f"{path}: no openings in it")
+    return openings, f"{path.name} sha256 {hashlib.sha256(raw).hexdigest()}"
+
+
+def _resumed(
+    old: dict[str, Any] | None, args: argparse.Namespace, digest: str
+) -> tuple[list[list[int]], float]:
+    """The scores and seconds of a stored entry that the run continues (none if it differs)."""
+    if old is None or args.restart:
+        return [], 0.0
+    same = all(old[k] == getattr(args, k) for k in ("positions", "seed", "random_plies"))
+    if not same or old["openings"] != args.openings_label or old["positions_sha256"] != digest:
+        print("the stored entry was made from other positions: starting over", file=sys.stderr)
+        return [], 0.0
+    scores: list[list[int]] = old["scores"][: args.max_depth]
+    print(f"resuming: depths 1..{len(scores)} are measured", file=sys.stderr)
+    return scores, float(old["seconds"])
+
+
+def _run(args: argparse.Namespace) -> int:
+    _check_args(args)
+    game = _game(args)
+    if args.evaluation == "learned":
+        load_net(game)  # a ValueError listing the games with a net
+    openings: Sequence[Sequence[int]] = ()
+    args.openings_label = None
+    if args.openings is not None:
+        openings, args.openings_label = read_openings(game, args.openings)
+    if args.random_plies is None:
+        args.random_plies = 0 if openings else game.opening_plies
+    path: Path = args.out or probcut_file(game)
+    data = new_probcut_data(game)
+    if path.exists():
+        data = load_probcut_file(path)
+        if data["game"] != game.name or data["options"] != dict(game.options):
+            raise ValueError(f"{path} is for {data['game']} {data['options']}, not {game.label}")
+
+    start = time.perf_counter()
+    positions = sample_positions(game, args.positions, args.seed, openings, args.random_plies)
+    digest = positions_digest(positions)
+    print(f"{len(positions)} positions in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    scores, seconds = _resumed(data["evaluations"].get(args.evaluation), args, digest)
+    begun = start - seconds
+
+    def save(calibration: Calibration) -> None:
+        depth = len(calibration.scores)
+        data["evaluations"][args.evaluation] = _entry(
+            args, calibration, digest, time.perf_counter() - begun
+        )
+        save_probcut_file(path, data)
+        fit = calibration.fits[-1] if calibration.fits else None
+        shown = (
+            ""
+            if fit is None or fit.depth != depth
+            else (f": sigma {fit.sigma:.1f} (a {fit.a:.3f}, b {fit.b:.1f}, {fit.pairs} pairs)")
+        )
+        print(f"depth {depth} done at {time.perf_counter() - begun:.1f} s{shown}", file=sys.stderr)
+
+    calibrate(
+        game,
+        args.evaluation,
+        positions,
+        args.max_depth,
+        seed=args.seed,
+        scores=scores,
+        on_depth=save,
+    )
+    print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _error_text(error: Exception) -> str:
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"cannot use {error.filename}: {(error.strerror or 'refused').lower()}"
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (``python -m boardzoo.agents.probcut_command --help``); the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(argv)
+    args.command_line = shlex.join([*COMMAND.split(), *argv])
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print(f"{COMMAND}: interrupted (the depths done are saved)", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as error:
+        print(f"{COMMAND}: error: {_error_text(error)}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The handover from search to the game's exact solver, written once for every searcher.
+
+Two places hand a position to the solver (:mod:`boardzoo.search.solver`):
+
+- the root: a position with at most ``exact_empties`` empty squares is solved before any search,
+  within the move's clock (:func:`solve_root`): win/draw/loss first, then the exact score with
+  what time is left. A solve that cannot finish in time gives the move back to the search. The
+  MCTS agents, AlphaZero and the engine all call it.
+- inside the tree: the one loop (:mod:`boardzoo.search.loop`) solves a node with at most
+  ``solve_empties`` empty squares when a simulation first reaches it, and backs its result up as
+  proven (MCTS-Solver's bounds: win, draw or loss) instead of a playout's or a network's guess.
+  Each thread solves with a table of its own (:func:`solver_tables`).
+
+The defaults come from the game's solver module (``TAKEOVER_EMPTIES``: what it finishes in
+about a second; ``TREE_EMPTIES``: what it finishes in well under a millisecond, about a
+simulation's cost): :func:`default_empties`. A game without a solver of its own is solved by the
+exact negamax, which these defaults leave off.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import replace
+from typing import NamedTuple
+
+import numpy as np
+
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+from boardzoo.search.solver import SolveResult, game_solver, solve
+
+__all__ = [
+    "SolverTables",
+    "default_empties",
+    "empties_of",
+    "no_solver_tables",
+    "prepare_solver",
+    "solve_root",
+    "solver_tables",
+]
+
+TREE_TABLE_BITS = 16  # each thread's table for the solves inside the tree (1 MiB)
+_FIRST_RATE = 5e6  # nodes per second a root solve is first given credit for; then measured
+WLD_SHARE = 0.6  # of the time left: the win/draw/loss solve's; the rest is the search's if it fails
+_rates: dict[str, float] = {}  # measured solver speed, by game
+
+
+class SolverTables(NamedTuple):
+    """The solver's tables of a search's threads (the compiled loop reads them).
+
+    Attributes:
+        keys: uint64 ``[threads, entries, k]``: each thread's table (its solver's layout).
+        data: int8 ``[threads, n, 4]``: each thread's table data (where its solver has any).
+        counters: int64 ``[threads, counters]``: each thread's solver counters (nodes, budget,
+            aborted).
+    """
+
+    keys: np.ndarray
+    data: np.ndarray
+    counters: np.ndarray
+
+
+def solver_tables(game: Game, threads: int, bits: int = TREE_TABLE_BITS) -> SolverTables:
+    """Empty solver tables of ``game``'s solver for ``threads`` threads."""
+    module, _ = game_solver(game)
+    tables = [module.new_table(bits) for _ in range(threads)]
+    counters = np.zeros((threads, module.NUM_COUNTERS), dtype=np.int64)
+    counters[:, module.BUDGET] = 2**62
+    return SolverTables(
+        np.stack([keys for keys, _ in tables]), np.stack([data for _, data in tables]), counters
+    )
+
+
+def no_solver_tables(threads: int = 1) -> SolverTables:
+    """Placeholder tables for a search that solves nothing inside its tree."""
+    return SolverTables(
+        np.zeros((threads, 1, 2), dtype=np.uint64),
+        np.zeros((threads, 1, 4), dtype=np.int8),
+        np.zeros((threads, 3), dtype=np.int64),
+    )
+
+
+def default_empties(game: Game) -> tuple[int, int]:
+    """``(exact_empties, solve_empties)`` by default for ``game``: its own solver's
+    ``TAKEOVER_EMPTIES`` and ``TREE_EMPTIES``; ``(0, 0)`` for a game without one."""
+    if game.spec.solver is None:
+        return 0, 0
+    module = importlib.import_module(game.spec.solver)
+    return int(getattr(module, "TAKEOVER_EMPTIES", 0)), int(getattr(module, "TREE_EMPTIES", 0))
+
+
+def empties_of(state: BoardState) -> int:
+    """The empty squares of a position."""
+    s0, s1 = state.bitboards()
+    return (int(state.game.params[0]) & ~(s0 | s1)).bit_count()
+
+
+def solve_root(state: BoardState, exact_empties: int, deadline: float | None) -> SolveResult | None:
+    """The solver's answer for the root, if it has at most ``exact_empties`` empty squares and
+    the solver finishes before ``deadline`` (``time.perf_counter``; ``None``: no clock).
+
+    Win/draw/loss is solved first, in at most :data:`WLD_SHARE` of the time left (so a solve
+    that fails leaves the search time to play); then the exact score with the time left.
+    Returns the exact solve when it finished, else the win/draw/loss one when it proved a win
+    or a draw (its move keeps it), else ``None``: the search plays (a proven loss is best
+    fought by the search's move, which counts on the opponent's mistakes, when no exact score
+    is known).
+    """
+    if exact_empties <= 0 or state.is_terminal() or empties_of(state) > exact_empties:
+        return None
+    key = state.game.file_stem
+    wld = solve(state, exact=False, max_nodes=_budget(key, deadline, WLD_SHARE), max_empties=64)
+    _learn_rate(key, wld)
+    if not wld.complete:
+        return None
+    full = solve(state, exact=True, max_nodes=_budget(key, deadline, 1.0), max_empties=64)
+    _learn_rate(key, full)
+    total = wld.nodes + full.nodes
+    seconds = wld.seconds + full.seconds
+    if full.complete:
+        return replace(full, nodes=total, seconds=seconds)
+    if wld.score < 0:
+        return None
+    return replace(wld, nodes=total, seconds=seconds)
+
+
+def _budget(key: str, deadline: float | None, share: float) -> int | None:
+    """The nodes a solve may search in ``share`` of the time left before ``deadline``, at the
+    solver's measured speed."""
+    if deadline is None:
+        return None
+    left = deadline - time.perf_counter()
+    return max(1, int(share * left * _rates.get(key, _FIRST_RATE)))
+
+
+def _learn_rate(key: str, result: SolveResult) -> None:
+    """Keep the solver's speed from a finished solve big enough to time."""
+    if result.complete and result.nodes > 100_000:
+        _rates[key] = result.nodes / result.seconds
+
+
+def prepare_solver(game: Game) -> None:
+    """Load ``game``'s solver (compiled as it loads) and make its table, before any clock."""
+    solve(game.initial_state(), max_nodes=1, max_empties=64)

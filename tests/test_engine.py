@@ -1,0 +1,188 @@
+"""The engine agent: its search finds what plain minimax finds, proves what can be proven,
+hands endgames to the solver, keeps to its clock and checks its options.
+
+The references are written here: a plain Python negamax over the game states with the game's
+evaluation at the horizon (no table, no windows, no ordering: what principal-variation search,
+the transposition table, aspiration and the move ordering must not change), the TicTacToe and
+Connect Four minimax of the test references, and the Reversi rules of ``reference_reversi``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+import reference_connect_four as c4
+from reference_tictactoe import ttt_best_actions, ttt_value
+from test_solve import _to_state, random_endgames, reference_move_scores, reference_score
+
+from boardzoo.agents import EngineAgent, make_agent
+from boardzoo.agents.engine_kernels import WIN
+from boardzoo.games import TicTacToeState, make_game
+from boardzoo.games.state import BoardState
+
+
+def plain_negamax(state: BoardState, depth: int) -> int:
+    """The engine's score by brute force: a pass costs no ply; the horizon is the game's
+    hand-made evaluation; a finished game its final score."""
+    game = state.game
+    kernels, params = game.kernels, game.params
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    player = state.current_player
+    if state.is_terminal():
+        return int(kernels.final_score(s0, s1, player, params))
+    moves = np.uint64(kernels.placements(s0, s1, player, params))
+    if not moves:  # a pass: the same depth for the opponent
+        return -plain_negamax(state.apply(state.legal_actions()[0]), depth)
+    if depth == 0:
+        return int(kernels.evaluate(s0, s1, player, moves, params))
+    return max(-plain_negamax(state.apply(a), depth - 1) for a in state.legal_actions())
+
+
+def random_positions(game_name: str, count: int, seed: int, **options: int) -> list[BoardState]:
+    game = make_game(game_name, **options)
+    rng = np.random.default_rng(seed)
+    found: list[BoardState] = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(int(rng.integers(0, 30))):
+            if state.is_terminal():
+                break
+            state = state.apply(int(rng.choice(state.legal_actions())))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("game_name", "options", "depth"),
+    [("reversi", {}, 3), ("reversi", {"board_size": 6}, 4), ("connect_four", {}, 4)],
+)
+def test_fixed_depth_scores_are_plain_negamaxs(game_name, options, depth):
+    engine = EngineAgent(time_limit=None, depth=depth, eval="hand", exact_empties=0, seed=0)
+    for state in random_positions(game_name, 12, seed=depth, **options):
+        info = engine.search(state)
+        assert info.depth == depth or info.exact
+        assert info.score == plain_negamax(state, depth), state
+        # The move chosen keeps that score.
+        child = state.apply(info.action)
+        sign = 1 if child.current_player != state.current_player else -1
+        if not child.is_terminal() or info.score < WIN // 2:
+            assert -sign * plain_negamax(child, depth - 1) == info.score or info.exact
+
+
+def test_the_table_kept_from_move_to_move_changes_no_score():
+    engine = EngineAgent(time_limit=None, depth=4, eval="hand", exact_empties=0, seed=1)
+    fresh_scores, kept_scores = [], []
+    for state in random_positions("reversi", 10, seed=5, board_size=6):
+        kept_scores.append(engine.search(state).score)  # one table for all ten
+        fresh_scores.append(
+            EngineAgent(time_limit=None, depth=4, eval="hand", exact_empties=0, seed=1)
+            .search(state)
+            .score
+        )
+    assert kept_scores == fresh_scores
+
+
+def test_tictactoe_is_played_perfectly_and_proven():
+    engine = EngineAgent(time_limit=None, depth=9, seed=0)
+    state = TicTacToeState.initial()
+    info = engine.search(state)
+    assert info.exact and info.score == 0
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        state = TicTacToeState.initial()
+        for _ in range(int(rng.integers(0, 6))):
+            state = state.apply(int(rng.choice(state.legal_actions())))
+            if state.is_terminal():
+                break
+        if state.is_terminal():
+            continue
+        info = engine.search(state)
+        assert info.exact and np.sign(info.score) == ttt_value(state)
+        assert info.action in ttt_best_actions(state)
+
+
+def test_late_connect_four_is_proven_right():
+    game = make_game("connect_four")
+    engine = EngineAgent(time_limit=None, depth=12, seed=0)
+    rng = np.random.default_rng(4)
+    checked = 0
+    while checked < 10:
+        state, board = game.initial_state(), c4.new_board()
+        for _ in range(32):
+            if state.is_terminal():
+                break
+            action = int(rng.choice(state.legal_actions()))
+            state, board = state.apply(action), c4.drop(board, action, c4.to_move(board))
+        if state.is_terminal():
+            continue
+        info = engine.search(state)
+        assert info.exact
+        assert np.sign(info.score) == _c4_value(board)
+        checked += 1
+
+
+def _c4_value(board: c4.Board) -> int:
+    player = c4.to_move(board)
+    if c4.is_over(board):
+        winner = c4.winner(board)
+        return 0 if winner is None else (1 if winner == player else -1)
+    return max(-_c4_value(c4.drop(board, col, player)) for col in c4.legal_columns(board))
+
+
+def test_reversi_endgames_go_to_the_solver_and_get_their_exact_scores():
+    engine = EngineAgent(time_limit=5, exact_empties=8, seed=0)
+    for game in random_endgames(6, 8, seed=21):
+        state = _to_state(game)
+        info = engine.search(state)
+        assert info.solved == "exact" and info.exact
+        assert info.score == reference_score(game)
+        assert reference_move_scores(game)[info.action] == info.score
+    # Without the solver the search still proves them, to the end of the game.
+    searching = EngineAgent(time_limit=None, depth=12, exact_empties=0, seed=0)
+    for game in random_endgames(3, 7, seed=22):
+        info = searching.search(_to_state(game))
+        assert info.solved is None and info.exact
+        assert info.score - np.sign(info.score) * WIN == reference_score(game)
+
+
+def test_a_move_keeps_to_its_clock():
+    state = make_game("reversi").initial_state()
+    engine = EngineAgent(time_limit=0.3, seed=0)
+    engine.prepare(state.game)
+    began = time.perf_counter()
+    info = engine.search(state)
+    assert time.perf_counter() - began < 0.3 + 0.25  # generous: a shared CI machine
+    assert info.depth >= 3 and not info.exact
+
+
+def test_probcut_searches_selectively_and_still_plays_legal_moves():
+    states = random_positions("reversi", 6, seed=9)
+    full = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, seed=0)
+    cut = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, probcut=1.0, seed=0)
+    nodes_full = nodes_cut = 0
+    for state in states:
+        nodes_full += full.search(state).nodes
+        info = cut.search(state)
+        nodes_cut += info.nodes
+        assert info.action in state.legal_actions() and not info.exact
+    assert nodes_cut < nodes_full
+
+
+def test_spec_and_bad_options():
+    agent = make_agent("engine:time_limit=0.5,probcut=1.5", seed=1)
+    assert isinstance(agent, EngineAgent) and agent.probcut == 1.5
+    with pytest.raises(ValueError, match="time_limit=none needs a depth"):
+        EngineAgent(time_limit=None)
+    with pytest.raises(ValueError, match="probcut=-1"):
+        EngineAgent(probcut=-1)
+    with pytest.raises(ValueError, match="eval must be one of auto, hand, learned"):
+        EngineAgent(eval="neural")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="depth"):
+        EngineAgent(depth=0)
+    with pytest.raises(ValueError, match="table_bits"):
+        EngineAgent(table_bits=40)
+    with pytest.raises(ValueError, match=r"no-such\.npz"):
+        EngineAgent(net="no-such.npz")

@@ -1,0 +1,307 @@
+"""Multi-ProbCut's calibration: the fits against a fit done here from plain-negamax scores, the
+files (round trip, checks, errors), the command line, and the shipped tables.
+
+The tables, files and fits are :mod:`boardzoo.learned.probcut` (no engine); the calibration that
+runs the engine is :mod:`boardzoo.agents.probcut_calibration`, its command line
+:mod:`boardzoo.agents.probcut_command`."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from test_engine import plain_negamax, random_positions
+
+from boardzoo.agents import probcut_command
+from boardzoo.agents.engine_kernels import WIN
+from boardzoo.agents.probcut_calibration import calibrate
+from boardzoo.agents.probcut_command import main
+from boardzoo.games import make_game
+from boardzoo.learned import probcut
+from boardzoo.learned.probcut import (
+    MAX_DEPTH,
+    load_probcut_file,
+    probcut_file,
+    probcut_sigmas,
+    probcut_stage_sigmas,
+    save_probcut_file,
+    shallow_depth,
+)
+
+GAME = make_game("reversi", board_size=6)
+
+
+@pytest.fixture
+def models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A models folder of the test's own (the cache of loaded tables emptied before and after)."""
+    monkeypatch.setattr(probcut, "MODELS_DIR", tmp_path)
+    probcut._sigmas.cache_clear()
+    yield tmp_path
+    probcut._sigmas.cache_clear()
+
+
+def fit(depth: int, sigma: float = 10.0) -> dict[str, Any]:
+    stages = [sigma, None, 2 * sigma, None]
+    return {"depth": depth, "shallow": shallow_depth(depth), "a": 1.0, "b": 0.5,
+            "sigma": sigma, "pairs": 20, "stage_sigmas": stages}  # fmt: skip
+
+
+def entry(depths: int = 3) -> dict[str, Any]:
+    return {
+        "command": "test", "date": "2025-01-01", "positions": 2, "seed": 0,
+        "max_depth": 2 + depths, "openings": None, "random_plies": 4, "positions_sha256": "x",
+        "seconds": 1.0, "complete": True,
+        "depths": [fit(3 + i, 10.0 + i) for i in range(depths)],
+        "discs": [10, 20], "scores": [[1, -2], [3, 4]],
+    }  # fmt: skip
+
+
+def document(**evaluations: dict[str, Any]) -> dict[str, Any]:
+    return {"format": "boardzoo-probcut", "version": 1, "game": "reversi",
+            "options": {"board_size": 6}, "evaluations": evaluations}  # fmt: skip
+
+
+def test_shallow_depth_is_edax_rule() -> None:
+    assert [shallow_depth(d) for d in range(3, 13)] == [1, 2, 3, 2, 3, 4, 5, 4, 5, 6]
+
+
+def test_file_round_trip_and_sigma_layout(models: Path) -> None:
+    data = document(hand=entry(3))
+    save_probcut_file(models / "reversi-6x6.probcut.json", data)
+    assert load_probcut_file(models / "reversi-6x6.probcut.json") == data
+    sigmas = probcut_sigmas(GAME, "hand")
+    assert sigmas.shape == (MAX_DEPTH + 1,) and sigmas.dtype == np.float64
+    assert sigmas[:3].tolist() == [0, 0, 0]
+    assert sigmas[3:6].tolist() == [10, 11, 12]
+    assert (sigmas[6:] == 12).all()
+    assert probcut_sigmas(GAME, "hand") is sigmas  # cached
+    stages = probcut_stage_sigmas(GAME, "hand")
+    assert stages.shape == (4, MAX_DEPTH + 1)
+    assert stages[:, 4].tolist() == [11, 11, 22, 11]  # a missing stage has the whole sigma
+
+
+def test_missing_calibration_names_game_evaluation_and_command(models: Path) -> None:
+    with pytest.raises(ValueError, match="hand evaluation for reversi 6x6") as error:
+        probcut_sigmas(GAME, "hand")
+    command = "python -m boardzoo.agents.probcut_command reversi --option board_size=6"
+    assert command in str(error.value)
+    save_probcut_file(models / "reversi-6x6.probcut.json", document(hand=entry()))
+    with pytest.raises(ValueError, match=r"learned evaluation for reversi 6x6.*--evaluation"):
+        probcut_sigmas(GAME, "learned")
+    with pytest.raises(ValueError, match="evaluation must be one of"):
+        probcut_sigmas(GAME, "auto")
+
+
+def bad_fit_sigma(data: dict[str, Any]) -> None:
+    data["evaluations"]["hand"]["depths"][1]["sigma"] = -1.0  # 0 is allowed: an exact fit
+
+
+def bad_shallow(data: dict[str, Any]) -> None:
+    data["evaluations"]["hand"]["depths"][0]["shallow"] = 2
+
+
+def bad_scores(data: dict[str, Any]) -> None:
+    data["evaluations"]["hand"]["scores"][1] = [1, 2, 3]
+
+
+def bad_key(data: dict[str, Any]) -> None:
+    data["evaluations"]["auto"] = data["evaluations"].pop("hand")
+
+
+def bad_bool(data: dict[str, Any]) -> None:
+    data["evaluations"]["hand"]["positions"] = True
+
+
+def gone(data: dict[str, Any]) -> None:
+    del data["evaluations"]["hand"]["depths"][0]["a"]
+
+
+@pytest.mark.parametrize(
+    ("spoil", "problem"),
+    [
+        (bad_fit_sigma, "depths\\[1\\].*'sigma' is malformed"),
+        (bad_shallow, "'shallow' is malformed"),
+        (bad_scores, "must hold 2 numbers"),
+        (bad_key, "'evaluations' is malformed"),
+        (bad_bool, "'positions' is malformed"),
+        (gone, "depths\\[0\\] has no 'a'"),
+    ],
+)
+def test_malformed_content_is_named(models: Path, spoil: Any, problem: str) -> None:
+    data = document(hand=entry())
+    spoil(data)
+    path = models / "reversi-6x6.probcut.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=f"reversi-6x6.probcut.json: .*{problem}"):
+        probcut_sigmas(GAME, "hand")
+    with pytest.raises(ValueError, match=problem):
+        save_probcut_file(models / "other.json", data)  # nothing malformed is written
+    assert not (models / "other.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{not json", "not JSON"),
+        ('{"sigma": NaN}', "not JSON.*NaN"),
+        ("[1, 2]", "must be a JSON object"),
+        (json.dumps({**document(), "version": 2}), "'version' is malformed"),
+    ],
+)
+def test_unreadable_file_is_named(models: Path, text: str, problem: str) -> None:
+    (models / "reversi-6x6.probcut.json").write_text(text)
+    with pytest.raises(ValueError, match=f"reversi-6x6.probcut.json: .*{problem}"):
+        probcut_sigmas(GAME, "hand")
+
+
+def test_file_of_another_game_is_refused(models: Path) -> None:
+    data = document(hand=entry())
+    data["options"] = {"board_size": 8}
+    save_probcut_file(models / "reversi-6x6.probcut.json", data)
+    with pytest.raises(
+        ValueError, match="it is for reversi \\{'board_size': 8\\}, not reversi 6x6"
+    ):
+        probcut_sigmas(GAME, "hand")
+
+
+def test_calibrate_matches_a_fit_of_plain_negamax_scores() -> None:
+    positions = random_positions("reversi", 12, seed=5, board_size=6)
+    result = calibrate(GAME, "hand", positions, 4, seed=1)
+    scores = [[plain_negamax(state, d) for state in positions] for d in range(1, 5)]
+    assert result.scores == scores
+    for depth, got in zip((3, 4), result.fits, strict=True):
+        x = np.array(scores[shallow_depth(depth) - 1], dtype=float)
+        y = np.array(scores[depth - 1], dtype=float)
+        keep = (np.abs(x) < WIN // 2) & (np.abs(y) < WIN // 2)
+        x, y = x[keep], y[keep]
+        a = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
+        b = y.mean() - a * x.mean()
+        sigma = np.sqrt(((y - a * x - b) ** 2).sum() / (len(x) - 2))
+        assert (got.depth, got.shallow, got.pairs) == (depth, shallow_depth(depth), len(x))
+        assert got.a == pytest.approx(a) and got.b == pytest.approx(b, abs=1e-6)
+        assert got.sigma == pytest.approx(sigma)
+
+
+def test_command_writes_resumes_and_extends(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "calibration.json"
+    args = ["reversi", "--option", "board_size=6", "--evaluation", "hand", "--positions", "12",
+            "--seed", "3", "--out", str(out)]  # fmt: skip
+    assert main([*args, "--max-depth", "3"]) == 0
+    first = load_probcut_file(out)["evaluations"]["hand"]
+    assert first["complete"] and len(first["scores"]) == 3 and len(first["depths"]) == 1
+    assert first["command"].startswith("python -m boardzoo.agents.probcut_command reversi ")
+    assert "--max-depth 3" in first["command"] and first["positions"] == 12
+    assert main([*args, "--max-depth", "4"]) == 0
+    assert "resuming: depths 1..3" in capsys.readouterr().err
+    second = load_probcut_file(out)["evaluations"]["hand"]
+    assert second["scores"][:3] == first["scores"] and len(second["depths"]) == 2
+    assert second["depths"][0] == first["depths"][0]
+    assert main([*args, "--max-depth", "4"]) == 0  # nothing left to search: written the same
+    third = load_probcut_file(out)["evaluations"]["hand"]
+    assert third["scores"] == second["scores"] and third["depths"] == second["depths"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "problem"),
+    [
+        (["--positions", "3"], "--positions 3 is too few"),
+        (["--max-depth", "2"], "--max-depth 2: give 3..60"),
+        (["--seed", "-1"], "--seed -1"),
+        (["--option", "board_size=7"], "board_size"),
+        (["--option", "colour=2"], "has no option 'colour'"),
+    ],
+)
+def test_command_reports_mistakes_in_one_line(
+    tmp_path: Path, capsys: Any, extra: list[str], problem: str
+) -> None:
+    args = ["reversi", "--evaluation", "hand", "--out", str(tmp_path / "x.json"), *extra]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert problem in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_command_refuses_a_malformed_file(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "x.json").write_text("{")
+    args = [
+        "reversi",
+        "--evaluation",
+        "hand",
+        "--positions",
+        "10",
+        "--out",
+        str(tmp_path / "x.json"),
+    ]
+    assert main(args) == 2
+    assert "x.json: not a ProbCut calibration file: not JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("evaluation", ["learned", "hand"])
+def test_shipped_reversi_8x8_tables(evaluation: str) -> None:
+    probcut._sigmas.cache_clear()
+    sigmas = probcut_sigmas(make_game("reversi", board_size=8), evaluation)
+    assert (sigmas[3:11] > 0).all() and (sigmas[:3] == 0).all()
+    assert (sigmas[3:] > 0).all()
+
+
+def test_openings_file_is_read_and_checked(tmp_path: Path) -> None:
+    game = make_game("reversi", board_size=8)
+    path = tmp_path / "xot.txt"
+    path.write_text("# XOT\nf5d6c4d3c2b3b4b5\n\nF5 f6, e6 f4\n")
+    openings, label = probcut_command.read_openings(game, path)
+    assert openings[0] == [game.parse_action(m) for m in ("f5", "d6", "c4", "d3", "c2", "b3",
+                                                          "b4", "b5")]  # fmt: skip
+    assert len(openings) == 2 and label.startswith("xot.txt sha256 ")
+    path.write_text("f5d6\nf5f5\n")
+    with pytest.raises(ValueError, match=r"xot\.txt, line 2"):
+        probcut_command.read_openings(game, path)
+    path.write_text("f5z9\n")
+    with pytest.raises(ValueError, match=r"xot\.txt, line 1: cannot read a move at .z9."):
+        probcut_command.read_openings(game, path)
+
+
+SHIPPED = [
+    (make_game("reversi", board_size=8), ("learned", "hand")),
+    (make_game("reversi", board_size=6), ("learned", "hand")),
+    (make_game("connect_four"), ("learned", "hand")),
+]
+
+
+@pytest.mark.parametrize(("game", "evaluations"), SHIPPED, ids=["reversi-8x8", "reversi-6x6", "c4"])
+def test_shipped_files_load_and_name_the_agents_command(game: Any, evaluations: Any) -> None:
+    probcut._sigmas.cache_clear()
+    data = load_probcut_file(probcut_file(game))
+    assert set(data["evaluations"]) == set(evaluations)
+    for evaluation in evaluations:
+        command = data["evaluations"][evaluation]["command"]
+        assert command.startswith(f"python -m boardzoo.agents.probcut_command {game.name} ")
+        sigmas = probcut_sigmas(game, evaluation)
+        assert (sigmas[:3] == 0).all() and (sigmas[3:] > 0).all()
+        assert probcut_stage_sigmas(game, evaluation).shape == (4, MAX_DEPTH + 1)
+
+
+def test_the_tables_module_never_imports_the_agents() -> None:
+    tree = ast.parse(Path(probcut.__file__).read_text(encoding="utf-8"))
+    imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    imported += [
+        a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
+    ]
+    assert not [name for name in imported if name.startswith("boardzoo.agents")]
+    assert {"STAGES", "MAX_DEPTH", "probcut_sigmas", "probcut_stage_sigmas"} <= set(probcut.__all__)
+
+
+def test_python_dash_m_reports_a_mistake_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    command = [sys.executable, "-m", "boardzoo.agents.probcut_command", "reversi",
+               "--evaluation", "hand", "--positions", "3", "--out", str(out)]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and not out.exists()
+    assert done.stderr.strip() == (
+        "python -m boardzoo.agents.probcut_command: error: --positions 3 is too few: at least 10"
+    )
