@@ -60,7 +60,9 @@ def random_positions(game_name: str, count: int, seed: int, **options: int) -> l
     [("reversi", {}, 3), ("reversi", {"board_size": 6}, 4), ("connect_four", {}, 4)],
 )
 def test_fixed_depth_scores_are_plain_negamaxs(game_name, options, depth):
-    engine = EngineAgent(time_limit=None, depth=depth, eval="hand", exact_empties=0, seed=0)
+    engine = EngineAgent(
+        time_limit=None, depth=depth, eval="hand", exact_empties=0, probcut=0, seed=0
+    )
     for state in random_positions(game_name, 12, seed=depth, **options):
         info = engine.search(state)
         assert info.depth == depth or info.exact
@@ -73,12 +75,12 @@ def test_fixed_depth_scores_are_plain_negamaxs(game_name, options, depth):
 
 
 def test_the_table_kept_from_move_to_move_changes_no_score():
-    engine = EngineAgent(time_limit=None, depth=4, eval="hand", exact_empties=0, seed=1)
+    engine = EngineAgent(time_limit=None, depth=4, eval="hand", exact_empties=0, probcut=0, seed=1)
     fresh_scores, kept_scores = [], []
     for state in random_positions("reversi", 10, seed=5, board_size=6):
         kept_scores.append(engine.search(state).score)  # one table for all ten
         fresh_scores.append(
-            EngineAgent(time_limit=None, depth=4, eval="hand", exact_empties=0, seed=1)
+            EngineAgent(time_limit=None, depth=4, eval="hand", exact_empties=0, probcut=0, seed=1)
             .search(state)
             .score
         )
@@ -106,7 +108,7 @@ def test_tictactoe_is_played_perfectly_and_proven():
 
 def test_late_connect_four_is_proven_right():
     game = make_game("connect_four")
-    engine = EngineAgent(time_limit=None, depth=12, seed=0)
+    engine = EngineAgent(time_limit=None, depth=12, probcut=0, seed=0)
     rng = np.random.default_rng(4)
     checked = 0
     while checked < 10:
@@ -141,7 +143,7 @@ def test_reversi_endgames_go_to_the_solver_and_get_their_exact_scores():
         assert info.score == reference_score(game)
         assert reference_move_scores(game)[info.action] == info.score
     # Without the solver the search still proves them, to the end of the game.
-    searching = EngineAgent(time_limit=None, depth=12, exact_empties=0, seed=0)
+    searching = EngineAgent(time_limit=None, depth=12, exact_empties=0, probcut=0, seed=0)
     for game in random_endgames(3, 7, seed=22):
         info = searching.search(_to_state(game))
         assert info.solved is None and info.exact
@@ -160,7 +162,7 @@ def test_a_move_keeps_to_its_clock():
 
 def test_probcut_searches_selectively_and_still_plays_legal_moves():
     states = random_positions("reversi", 6, seed=9)
-    full = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, seed=0)
+    full = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, probcut=0, seed=0)
     cut = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, probcut=1.0, seed=0)
     nodes_full = nodes_cut = 0
     for state in states:
@@ -169,6 +171,10 @@ def test_probcut_searches_selectively_and_still_plays_legal_moves():
         nodes_cut += info.nodes
         assert info.action in state.legal_actions() and not info.exact
     assert nodes_cut < nodes_full
+    # By default it is on where the evaluation is calibrated, off elsewhere.
+    assert EngineAgent(eval="hand")._cut(states[0].game, None) == 1.5
+    tictactoe = make_game("tictactoe")
+    assert EngineAgent()._cut(tictactoe, None) == 0.0
 
 
 def test_spec_and_bad_options():

@@ -56,7 +56,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("agents", ["boardzoo.agents"]),
     ("envs and vector", ["boardzoo.envs", "boardzoo.vector"]),
     ("arena", ["boardzoo.arena"]),
-    ("ui, rl and az (training)", ["boardzoo.ui", "boardzoo.rl", "boardzoo.az"]),
+    (
+        "ui, rl, az and fit (training)",
+        ["boardzoo.ui", "boardzoo.rl", "boardzoo.az", "boardzoo.fit"],
+    ),
     # The command line and the programs behind its commands and entry points: ``boardzoo bench``
     # (bench: also used by the scripts in benchmarks/), ``boardzoo demo`` and
     # ``python -m boardzoo.warmup``; no module of the package imports them but cli.
@@ -227,7 +230,7 @@ def test_the_table_names_every_member_of_the_package_once():
     assert set(members) == in_package
     assert [name for name, _ in LAYERS] == [
         "games", "learned", "search", "agents", "envs and vector", "arena",
-        "ui, rl and az (training)", "cli", "experiments",
+        "ui, rl, az and fit (training)", "cli", "experiments",
     ]  # fmt: skip
     level = {member: i for i, (_, layer) in enumerate(LAYERS) for member in layer}
     for importer, imported in SAME_LAYER:

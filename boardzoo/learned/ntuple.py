@@ -42,7 +42,6 @@ __all__ = [
     "load_net_metadata",
     "net_file_name",
     "ntuple_sum",
-    "ntuple_sum_bits",
     "ntuple_value",
     "ntuple_value_arrays",
     "save_net",
@@ -113,27 +112,11 @@ def ntuple_sum(digits, stage, cells, table, weights):
 
 
 @njit(cache=True, nogil=True)
-def ntuple_sum_bits(own, opp, stage, cells, table, weights):
-    """:func:`ntuple_sum` read straight from the bitboards (no digits array): the same sum."""
-    total = 0.0
-    for i in range(cells.shape[0]):
-        index = 0
-        for j in range(cells.shape[1]):
-            cell = cells[i, j]
-            index *= 3
-            if cell >= 0:
-                shift = np.uint64(cell)
-                index += np.int64((own >> shift) & U1) + 2 * np.int64((opp >> shift) & U1)
-        total += weights[stage, table[i], index]
-    return total
-
-
-@njit(cache=True, nogil=True)
 def ntuple_value_arrays(s0, s1, player, params, cells, table, weights):
     """:func:`ntuple_value` with the net's three arrays passed one by one."""
     own, opp = (s0, s1) if player == 0 else (s1, s0)
     stage = stage_of(s0, s1, params, weights.shape[0])
-    return np.tanh(ntuple_sum_bits(own, opp, stage, cells, table, weights))
+    return np.tanh(ntuple_sum(board_digits(own, opp), stage, cells, table, weights))
 
 
 @njit(cache=True, nogil=True)

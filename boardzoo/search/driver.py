@@ -22,7 +22,7 @@ from boardzoo.games.state import GameState
 from boardzoo.learned.ntuple import NTupleNet, load_net
 from boardzoo.search import foreign
 from boardzoo.search import tree as tr
-from boardzoo.search.handover import solver_tables
+from boardzoo.search.handover import no_solver_tables, solver_tables
 from boardzoo.search.loop import compiled_loop
 from boardzoo.search.memory import clear_memory, new_memory
 from boardzoo.search.options import ROLLOUT_HEURISTIC, Rules
@@ -105,7 +105,8 @@ class TreeSearch:
         self.states: list[GameState | None] = []  # foreign games: the position of each node
         self.has_root = False
         self._net: NTupleNet = _NO_NET
-        self._solver_game: Game | None = None  # the game the memory's solver tables are for
+        self.solver = no_solver_tables(self.threads)  # the tables of the solves in the tree
+        self._solver_game: Game | None = None  # the game they are for
         self._pool: ThreadPoolExecutor | None = None
 
     # --- the rules against the game -------------------------------------------------------------
@@ -130,7 +131,7 @@ class TreeSearch:
         if rules.learned_eval and rules.uses_evaluation:
             self._net = load_net(game)
         if rules.constants()["SOLVE"] and self._solver_game != game:
-            self.memory = new_memory(solver_tables(game, self.threads))
+            self.solver = solver_tables(game, self.threads)
             self._solver_game = game
 
     # --- the root ------------------------------------------------------------------------------
@@ -203,7 +204,7 @@ class TreeSearch:
             def step(count: int) -> int:
                 ran, rng = loop(
                     self.tree, 0, thread, count, numbers, self.memory, game.params, self._net,
-                    self.rng[thread],
+                    self.rng[thread], self.solver,
                 )  # fmt: skip
                 self.rng[thread] = np.uint64(rng)  # numba hands back a Python int
                 return int(ran)

@@ -176,8 +176,12 @@ def open_first(tree, b, node, depth, path, cells, players):
     return child, step_into(tree, b, node, child, depth, path, cells, players)
 
 
-def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
+def simulate(tree, b, thread, count, numbers, memory, params, net, rng, solver):
     """Run up to ``count`` simulations in row ``b`` as thread ``thread``; return (ran, rng).
+
+    ``solver``: the solver's tables of the search's threads (``SOLVE``: nodes with few empty
+    squares are solved as a simulation first reaches them; see
+    :class:`~boardzoo.search.handover.SolverTables`).
 
     Each simulation: :func:`descend` to a leaf (expanding it on its second visit, the root on
     its first, and opening its first child); the leaf's score from the evaluator; backup.
@@ -200,7 +204,7 @@ def simulate(tree, b, thread, count, numbers, memory, params, net, rng):
         finished = True
         f0, f1 = tree.s0[b, leaf], tree.s1[b, leaf]
         if SOLVE and not tree.terminal[b, leaf]:
-            solve_leaf(tree, b, leaf, thread, params, numbers, memory.solver)
+            solve_leaf(tree, b, leaf, thread, params, numbers, solver)
         if tree.terminal[b, leaf] or (SOLVER and is_solved(tree, b, leaf)):
             score0 = score_for(tree.pess[b, leaf], 0)
             finished = tree.terminal[b, leaf] == 1

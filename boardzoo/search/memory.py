@@ -12,7 +12,6 @@ import numpy as np
 from numba import njit
 
 from boardzoo.games.bits import U1, lowest_bit_index
-from boardzoo.search.handover import SolverTables, no_solver_tables
 
 __all__ = ["Memory", "criticality", "new_memory"]
 
@@ -26,21 +25,17 @@ CRIT_OWN0, CRIT_OWN1, CRIT_WINNER, CRIT_TOTALS = 0, 1, 2, 3
 
 class Memory(NamedTuple):
     """``lgr[player, previous cell]``: that player's last good reply (LGRF-1; row
-    ``PASS_SLOT`` after a pass); ``crit``: the criticality counts (``CRIT_*`` rows);
-    ``solver``: the tables of the solves inside the tree
-    (:class:`~boardzoo.search.handover.SolverTables`)."""
+    ``PASS_SLOT`` after a pass); ``crit``: the criticality counts (``CRIT_*`` rows)."""
 
     lgr: np.ndarray  # int64[2, 65]
     crit: np.ndarray  # float64[4, 64]
-    solver: SolverTables
 
 
-def new_memory(solver: SolverTables | None = None) -> Memory:
-    """An empty memory, with ``solver``'s tables (none: placeholders, for no solves)."""
+def new_memory() -> Memory:
+    """An empty memory."""
     return Memory(
         lgr=np.full((2, PASS_SLOT + 1), NO_REPLY, dtype=np.int64),
         crit=np.zeros((4, 64), dtype=np.float64),
-        solver=solver if solver is not None else no_solver_tables(),
     )
 
 

@@ -1,0 +1,8 @@
+"""Fitting the learned evaluation on labelled positions (the Logistello and Edax recipe).
+
+:mod:`boardzoo.fit.data` plays the engine against itself and labels the positions with the
+exact solver (and, before its reach, with the game's result after a perfect endgame), in
+resumable chunks; :mod:`boardzoo.fit.weights` fits the n-tuple weights per stage by least squares
+and writes a net file in the format of :mod:`boardzoo.learned.ntuple`. The command is
+``python scripts/fit_ntuple.py generate|fit|measure``.
+"""

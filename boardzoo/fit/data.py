@@ -1,0 +1,354 @@
+"""Labelled Reversi positions for fitting an n-tuple evaluation (the Logistello/Edax recipe).
+
+Each game is the engine (:class:`~boardzoo.agents.engine.EngineAgent`, fixed depth, learned
+evaluation, no solver) against itself from an XOT opening, with a seeded chance of a random move
+at every ply for variety. Once a position has at most ``solve_empties`` empty squares the game
+is *solved*: that position and every later one (the engine plays on) get their exact final disc
+difference from the solver (:func:`~boardzoo.search.solver.solve`); every earlier position gets
+the exact value of the first solved one, signed for its player to move: the game's result with a
+perfect endgame (Buro, "Experiments with Multi-ProbCut and a new high-quality evaluation
+function for Othello", 1997).
+
+Positions are saved in chunks of games (``chunk-GGGGGG.npz``, int arrays only, read with
+``allow_pickle=False``) under an output directory, with ``progress.json`` (the settings, the
+games done, the chunks, the commands). Game ``i`` depends only on the seed and ``i``, so a run
+stopped at any point and resumed gives the same data as one run in one piece.
+
+Arrays of a chunk (one row a position, terminal positions left out):
+
+* ``bitboards``: uint64 ``[n, 2]``, the discs of player 0 (black) and player 1 (white).
+* ``player``: int8, the player to move.
+* ``label``: int16, the final disc difference for the player to move (exact where ``exact``).
+* ``empties``: int8, the empty squares.
+* ``exact``: int8, 1 where the label is the position's own exact value, 0 where it is the
+  game's result with a perfect endgame.
+* ``game``: int32, the game's number in the run.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardzoo.agents.engine import EngineAgent
+from boardzoo.games.catalog import make_game
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+from boardzoo.search.solver import solve
+
+__all__ = [
+    "ARRAYS",
+    "GenerateConfig",
+    "Positions",
+    "generate",
+    "load_positions",
+    "play_game",
+    "read_openings",
+]
+
+ARRAYS = ("bitboards", "player", "label", "empties", "exact", "game")
+PROGRESS = "progress.json"
+
+
+@dataclass(frozen=True)
+class GenerateConfig:
+    """The settings of a data run (stored in ``progress.json``; a resumed run keeps them).
+
+    Attributes:
+        seed: the run's seed; game ``i`` is played from ``(seed, i)``.
+        openings: a file of opening move lists (``f5d6c4...``, one a line).
+        depth: the engine's fixed depth in plies.
+        epsilon: the chance of a random legal move at each ply after the opening ...
+        random_empties: ... while the position has more than this many empty squares (0: at
+            every ply). A random move after a position changes the result it is labelled with:
+            late ones make the labels of the midgame noisy.
+        solve_empties: the game is solved from the first position with at most this many empty
+            squares; every later position is labelled by the solver.
+        chunk_games: games a chunk.
+        net: an n-tuple net file the engine plays with (``None``: the shipped net).
+        solve_nodes: a solve gives up after about this many positions (``None``: never); a
+            position whose solve gave up is labelled like those before the first solved one.
+            Whether a solve finishes in its budget depends on what the solver's table holds
+            from earlier solves, so with a budget a resumed run may differ from one in one piece.
+    """
+
+    seed: int = 0
+    openings: str = "/work/shared/openings/xot-small.txt"
+    depth: int = 3
+    epsilon: float = 0.05
+    solve_empties: int = 18
+    chunk_games: int = 50
+    net: str | None = None
+    random_empties: int = 0
+    solve_nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.depth <= 10:
+            raise ValueError(f"depth must be 1..10, got {self.depth}")
+        if not 0 <= self.epsilon <= 1:
+            raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
+        if not 0 <= self.solve_empties <= 26:
+            raise ValueError(f"solve_empties must be 0..26, got {self.solve_empties}")
+        if not 0 <= self.random_empties <= 64:
+            raise ValueError(f"random_empties must be 0..64, got {self.random_empties}")
+        if self.solve_nodes is not None and self.solve_nodes < 1:
+            raise ValueError(f"solve_nodes must be >= 1, got {self.solve_nodes}")
+        if self.chunk_games < 1:
+            raise ValueError(f"chunk_games must be >= 1, got {self.chunk_games}")
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Labelled positions: the arrays of :data:`ARRAYS` (see the module's docstring)."""
+
+    bitboards: np.ndarray
+    player: np.ndarray
+    label: np.ndarray
+    empties: np.ndarray
+    exact: np.ndarray
+    game: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.player.shape[0])
+
+    def select(self, mask: np.ndarray) -> Positions:
+        """The positions where ``mask`` (bool ``[n]``) holds."""
+        return Positions(*(getattr(self, name)[mask] for name in ARRAYS))
+
+    @staticmethod
+    def concatenate(parts: list[Positions]) -> Positions:
+        """All positions of ``parts``, in order."""
+        if not parts:
+            return _empty_positions()
+        return Positions(*(np.concatenate([getattr(p, n) for p in parts]) for n in ARRAYS))
+
+
+def _empty_positions() -> Positions:
+    return Positions(
+        np.zeros((0, 2), np.uint64),
+        np.zeros(0, np.int8),
+        np.zeros(0, np.int16),
+        np.zeros(0, np.int8),
+        np.zeros(0, np.int8),
+        np.zeros(0, np.int32),
+    )
+
+
+def read_openings(game: Game, path: str | Path) -> list[list[int]]:
+    """The opening lines of ``path`` (moves like ``f5d6``, one line each) as actions; a
+    ``ValueError`` naming the line of a move that cannot be read or played."""
+    lines: list[list[int]] = []
+    text = Path(path).read_text()
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if len(line) % 2:
+            raise ValueError(f"{path}:{number}: moves are two characters each, got {line!r}")
+        actions = [game.parse_action(line[i : i + 2]) for i in range(0, len(line), 2)]
+        state = game.initial_state()
+        for action in actions:
+            if action not in state.legal_actions():
+                raise ValueError(f"{path}:{number}: {line!r} has an illegal move")
+            state = state.apply(action)
+        lines.append(actions)
+    if not lines:
+        raise ValueError(f"{path}: no openings")
+    return lines
+
+
+def _empties(game: Game, state: BoardState) -> int:
+    s0, s1 = state.bitboards()
+    return (int(game.params[0]) & ~(s0 | s1)).bit_count()
+
+
+def play_game(
+    game: Game, openings: list[list[int]], config: GenerateConfig, index: int
+) -> Positions:
+    """Play and label game ``index`` of the run ``config`` (see the module's docstring)."""
+    rng = np.random.default_rng([config.seed, index])
+    state: BoardState = game.initial_state()
+    for action in openings[int(rng.integers(len(openings)))]:
+        state = state.apply(action)
+    engine = EngineAgent(
+        time_limit=None,
+        depth=config.depth,
+        eval="learned",
+        exact_empties=0,
+        probcut=0,  # the search as the data was first made with: full width
+        net=config.net,
+        table_bits=16,
+        seed=int(rng.integers(2**31)),
+    )
+    boards: list[tuple[int, int]] = []
+    players: list[int] = []
+    labels: list[int] = []
+    empties: list[int] = []
+    exact: list[int] = []
+    solved_at = -1  # index of the first solved position
+    while not state.is_terminal():
+        count = _empties(game, state)
+        boards.append(state.bitboards())
+        players.append(int(state.current_player))
+        empties.append(count)
+        solved = (
+            solve(state, max_nodes=config.solve_nodes) if count <= config.solve_empties else None
+        )
+        if solved is not None and solved.complete:
+            labels.append(solved.score)
+            exact.append(1)
+            if solved_at < 0:
+                solved_at = len(labels) - 1
+        else:
+            labels.append(0)
+            exact.append(0)
+        actions = state.legal_actions()
+        if count > config.random_empties and len(actions) > 1 and rng.random() < config.epsilon:
+            action = int(actions[int(rng.integers(len(actions)))])
+        else:
+            action = engine.search(state).action
+        state = state.apply(action)
+    if solved_at < 0:  # over before solve_empties: the final position's score is the result
+        solved_at, value, who = len(labels), solve(state).score, int(state.current_player)
+    else:
+        value, who = labels[solved_at], players[solved_at]
+    for i in range(len(labels)):
+        if not exact[i]:  # before the first solved position, or a solve that gave up
+            labels[i] = value if players[i] == who else -value
+    n = len(labels)
+    return Positions(
+        np.array(boards, dtype=np.uint64).reshape(n, 2),
+        np.array(players, dtype=np.int8),
+        np.array(labels, dtype=np.int16),
+        np.array(empties, dtype=np.int8),
+        np.array(exact, dtype=np.int8),
+        np.full(n, index, dtype=np.int32),
+    )
+
+
+def _save_chunk(path: Path, positions: Positions) -> None:
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("wb") as file:
+        np.savez_compressed(file, **{name: getattr(positions, name) for name in ARRAYS})
+    partial.replace(path)
+
+
+def _load_chunk(path: Path) -> Positions:
+    with np.load(path, allow_pickle=False) as archive:
+        missing = set(ARRAYS) - set(archive.files)
+        if missing:
+            raise ValueError(f"{path}: not a chunk of positions: missing {sorted(missing)}")
+        return Positions(*(archive[name] for name in ARRAYS))
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    partial.replace(path)
+
+
+def read_progress(out: str | Path) -> dict[str, Any]:
+    """The ``progress.json`` of the data directory ``out``; a ``ValueError`` if it has none."""
+    path = Path(out) / PROGRESS
+    if not path.is_file():
+        raise ValueError(f"{out}: not a data directory (no {PROGRESS})")
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def load_positions(*dirs: str | Path) -> Positions:
+    """Every position in the chunks that the data directories ``dirs`` list as done."""
+    parts = []
+    for out in dirs:
+        for name in read_progress(out)["chunks"]:
+            parts.append(_load_chunk(Path(out) / name))
+    return Positions.concatenate(parts)
+
+
+def _chunks(start: int, end: int | None, size: int) -> Iterator[tuple[int, int]]:
+    first = start
+    while end is None or first < end:
+        last = first + size if end is None else min(first + size, end)
+        yield first, last
+        first = last
+
+
+def generate(
+    out: str | Path,
+    config: GenerateConfig | None = None,
+    *,
+    games: int | None = None,
+    minutes: float | None = None,
+    resume: bool = False,
+    command: str = "",
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Play, label and save games into the directory ``out`` until ``games`` games in all (a
+    resumed run counts those before) or ``minutes`` of this run have passed.
+
+    With ``resume`` the run goes on from ``out/progress.json`` with its settings (``config``
+    must then be ``None`` or the same). A chunk is saved every ``config.chunk_games`` games, and
+    when the time is up. Returns the progress (also in ``out/progress.json``).
+    """
+    if games is None and minutes is None:
+        raise ValueError("give games, minutes or both: when to stop")
+    out = Path(out)
+    if resume:
+        progress = read_progress(out)
+        stored = GenerateConfig(**progress["config"])
+        if config is not None and config != stored:
+            raise ValueError(f"cannot resume {out} with other settings: it has {stored}")
+        config = stored
+        progress["commands"].append(command)
+    else:
+        if (out / PROGRESS).exists():
+            raise ValueError(f"{out} already holds data: resume it, or choose another --out")
+        config = config or GenerateConfig()
+        progress = {
+            "config": asdict(config),
+            "games": 0,
+            "positions": 0,
+            "exact_positions": 0,
+            "chunks": [],
+            "seconds": 0.0,
+            "commands": [command],
+        }
+    game = make_game("reversi")
+    openings = read_openings(game, config.openings)
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    deadline = None if minutes is None else began + 60.0 * minutes
+    seconds_before = float(progress["seconds"])
+    log(f"generating into {out}: {config}")
+    for first, last in _chunks(int(progress["games"]), games, config.chunk_games):
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        t0 = time.perf_counter()
+        parts = []
+        for index in range(first, last):
+            parts.append(play_game(game, openings, config, index))
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        chunk = Positions.concatenate(parts)
+        name = f"chunk-{first:06d}.npz"
+        _save_chunk(out / name, chunk)
+        progress["chunks"].append(name)
+        progress["games"] = first + len(parts)
+        progress["positions"] += len(chunk)
+        progress["exact_positions"] += int(chunk.exact.sum())
+        progress["seconds"] = round(seconds_before + time.perf_counter() - began, 1)
+        progress["date"] = datetime.datetime.now(datetime.timezone.utc).strftime(
+            "%Y-%m-%d %H:%M UTC"
+        )
+        _write_json(out / PROGRESS, progress)
+        took = time.perf_counter() - t0
+        log(f"games {progress['games']:,}  positions {progress['positions']:,}  "
+            f"{len(parts) / max(took, 1e-9):.2f} games/s")  # fmt: skip
+    return progress
