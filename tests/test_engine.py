@@ -15,7 +15,13 @@ import numpy as np
 import pytest
 import reference_connect_four as c4
 from reference_tictactoe import ttt_best_actions, ttt_value
-from test_solve import _to_state, random_endgames, reference_move_scores, reference_score
+from test_solve import (
+    _c4_value,
+    _to_state,
+    random_endgames,
+    reference_move_scores,
+    reference_score,
+)
 
 from boardzoo.agents import EngineAgent, make_agent
 from boardzoo.agents.engine_kernels import WIN
@@ -124,14 +130,6 @@ def test_late_connect_four_is_proven_right():
         assert info.exact
         assert np.sign(info.score) == _c4_value(board)
         checked += 1
-
-
-def _c4_value(board: c4.Board) -> int:
-    player = c4.to_move(board)
-    if c4.is_over(board):
-        winner = c4.winner(board)
-        return 0 if winner is None else (1 if winner == player else -1)
-    return max(-_c4_value(c4.drop(board, col, player)) for col in c4.legal_columns(board))
 
 
 def test_reversi_endgames_go_to_the_solver_and_get_their_exact_scores():

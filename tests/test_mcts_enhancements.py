@@ -481,7 +481,7 @@ def test_virtual_loss_is_taken_back_exactly_and_each_thread_grows_its_own_range(
         for thread in (0, 1):
             ran, rng = run(
                 searcher.tree, 0, thread, 100, numbers, searcher.memory, game.params,
-                searcher._net, searcher.rng[thread],
+                searcher._net, searcher.rng[thread], searcher.solver,
             )  # fmt: skip
             assert ran == 100
             searcher.rng[thread] = np.uint64(rng)
