@@ -47,6 +47,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "boardzoo",
             "boardzoo._registration",
             "boardzoo.checks",
+            "boardzoo.clock",
             "boardzoo.settings_history",
             "boardzoo.games",
         ],
@@ -82,6 +83,8 @@ SAME_LAYER: dict[tuple[str, str], str] = {
     ("boardzoo", "boardzoo._registration"): "import boardzoo installs the registration hook",
     ("boardzoo._registration", "boardzoo.games"): "a game registered at run time gets its envs "
     "registered too (the catalog calls the hook it is given)",
+    ("boardzoo.games", "boardzoo.clock"): "a game's exact solver gives up at a deadline of the "
+    "monotonic clock that every search reads",
     ("boardzoo.vector", "boardzoo.envs"): "the batched env reads learner_color as the "
     "single-agent env does (envs never imports vector)",
     ("boardzoo.__main__", "boardzoo.cli"): "python -m boardzoo is the boardzoo command",

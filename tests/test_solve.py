@@ -194,6 +194,36 @@ def test_a_solve_gives_up_at_its_node_budget_and_leaves_nothing_false_behind():
         solve(tictactoe, max_nodes=0)
 
 
+def test_a_solve_gives_up_at_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 26-empties solve takes minutes; with a clock it stops within milliseconds of it, for
+    Reversi's solver and for the exact negamax (Connect Four after 14 plies)."""
+    import time
+
+    deep = _to_state(random_endgames(1, 26, seed=13)[0])
+    four = make_game("connect_four").initial_state()
+    for action in (*range(7), *range(7)):  # two rows of alternating colours: no threat yet
+        four = four.apply(action)
+    for state, limit in ((deep, 0.05), (deep, 0.3), (four, 0.05)):
+        forget_tables()
+        solve(state, max_nodes=1, max_empties=64)  # compiled before it is timed
+        start = time.perf_counter()
+        cut = solve(state, time_limit=limit, max_empties=64)
+        took = time.perf_counter() - start
+        assert not cut.complete and cut.best_moves == ()
+        assert limit <= took < limit + 0.1, (limit, took)
+    with pytest.raises(ValueError, match="time_limit=0 is not allowed"):
+        solve(deep, time_limit=0)
+    from boardzoo.cli import main
+
+    assert (
+        main(["solve", "reversi", "--moves", "f5", "--max-empties", "64", "--time-limit", "0.05"])
+        == 1
+    )
+    assert "not solved: gave up after" in capsys.readouterr().out
+    assert main(["solve", "reversi", "--moves", "f5", "--time-limit", "-1"]) == 2
+    assert "time_limit=-1.0 is not allowed" in capsys.readouterr().err
+
+
 def _bits(board: list[list[str]], disc: str) -> int:
     return sum(1 << (r * 8 + c) for r in range(8) for c in range(8) if board[r][c] == disc)
 

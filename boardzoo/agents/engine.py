@@ -32,11 +32,11 @@ from boardzoo.agents import engine_kernels as k
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
+from boardzoo.clock import monotonic_ns
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.learned.ntuple import check_net_fits, load_net, load_net_file, net_file_name
 from boardzoo.learned.probcut import probcut_stage_sigmas
-from boardzoo.search.clock import monotonic_ns
 from boardzoo.search.handover import default_empties, prepare_solver, solve_root
 
 __all__ = ["EngineAgent", "EngineInfo"]

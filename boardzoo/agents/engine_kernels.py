@@ -22,7 +22,7 @@ Edax) search with:
   ``depth``-ply score, measured per evaluation and per stage of the game
   (:mod:`boardzoo.learned.probcut`), cuts the node.
 
-The search reads the clock (:mod:`boardzoo.search.clock`) every :data:`CLOCK_EVERY` nodes and
+The search reads the clock (:mod:`boardzoo.clock`) every :data:`CLOCK_EVERY` nodes and
 gives up past ``counters[DEADLINE]`` (nanoseconds of the monotonic clock; 0: none) or
 ``counters[BUDGET]`` nodes: it then sets ``counters[ABORTED]`` and stores nothing more. Scores are
 ``int64`` for the player to move: :data:`WIN` plus the game's margin for a win, the evaluation
@@ -37,10 +37,10 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.alphabeta_kernels import horizon_value
+from boardzoo.clock import monotonic_ns
 from boardzoo.games.bits import U1, lowest_bit_index, popcount
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.games.specialise import specialise
-from boardzoo.search.clock import monotonic_ns
 
 __all__ = [
     "ABORTED",

@@ -42,6 +42,12 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         help="solve positions with up to N empty squares (default: the solver's own limit, "
         "Reversi's 30: beyond, a solve may take hours)",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="give up after SECONDS (default: no clock, the solve runs to its end)",
+    )
     return parser
 
 
@@ -77,6 +83,9 @@ def report(game: Game, state: BoardState, result: SolveResult) -> str:
     """What ``solve`` prints."""
     side = game.spec.sides[state.current_player]
     lines = [state.to_text(), f"{game.label}, {side} to move"]
+    if not result.complete:
+        lines.append(f"not solved: gave up after {result.nodes:,} nodes in {result.seconds:.2f} s")
+        return "\n".join(lines)
     if not result.best_moves:
         lines.append(f"the game is over: {result.score:+d} for {side}")
         return "\n".join(lines)
@@ -98,6 +107,12 @@ def run(args: argparse.Namespace) -> int:
     state = position(args, game)
     if args.wld and args.all:
         raise UserError("--wld and --all: --all scores every move exactly; give one")
-    result = solve(state, exact=not args.wld, all_moves=args.all, max_empties=args.max_empties)
+    result = solve(
+        state,
+        exact=not args.wld,
+        all_moves=args.all,
+        max_empties=args.max_empties,
+        time_limit=args.time_limit,
+    )
     print(report(game, state, result))
-    return 0
+    return 0 if result.complete else 1

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardzoo.clock import monotonic_ns
 from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount
 from boardzoo.games.reversi_kernels import legal_moves
 from boardzoo.games.reversi_last import final_score, flips, solve_few
@@ -38,6 +39,7 @@ from boardzoo.games.reversi_stability import stability_cut
 __all__ = [
     "ABORTED",
     "BUDGET",
+    "DEADLINE",
     "MAX_EMPTIES",
     "NODES",
     "NUM_COUNTERS",
@@ -54,8 +56,12 @@ SHALLOW_EMPTIES = 6  # at most this many empties: reversi_last's search
 ETC_EMPTIES = 12  # from this many empties: enhanced transposition cutoffs
 TABLE_EMPTIES = 8  # from this many empties: the transposition table
 MAX_PLY = 136  # passes included, longer than any game
-NODES, BUDGET, ABORTED = 0, 1, 2  # counters[...]: nodes, node budget, gave up at the budget
-NUM_COUNTERS = 3
+# counters[...]: nodes, node budget, gave up (at the budget or the deadline), the deadline
+# (nanoseconds of boardzoo.clock's monotonic clock; 0: none), and the node count at which the
+# budget and the clock are next looked at (every CLOCK_EVERY nodes: one comparison a node).
+NODES, BUDGET, ABORTED, DEADLINE, CHECK_AT = 0, 1, 2, 3, 4
+NUM_COUNTERS = 5
+CLOCK_EVERY = 4096  # nodes (about half a millisecond) between two readings of the clock
 SCORE_BOUND = 65  # beyond any score
 NO_PASS, PASSED = 0, 1  # whether the move before was a pass (an int: numba caches recursion so)
 
@@ -81,8 +87,10 @@ W_TAKE_CORNER = 15
 
 def new_table(bits: int = 21) -> tuple[np.ndarray, np.ndarray]:
     """An empty transposition table of ``2**bits`` entries: ``(keys, data)``, the entries all in
-    ``keys`` (its rows start on a cache line), ``data`` unused (the solver contract has it)."""
-    raw = np.zeros(((1 << bits) + 2) * 4, dtype=np.uint64)
+    ``keys`` (its rows start on a cache line), ``data`` unused (the solver contract has it).
+    Its memory is written here, so a solve on a clock does not pay for the first touches."""
+    raw = np.empty(((1 << bits) + 2) * 4, dtype=np.uint64)
+    raw.fill(0)
     start = (-raw.ctypes.data % 64) // 8
     keys = raw[start : start + (1 << bits) * 4].reshape(1 << bits, 4)
     return keys, np.zeros((1, 4), dtype=np.int8)
@@ -216,6 +224,19 @@ _SEARCH_SIGNATURE = (
 )
 
 
+@njit("b1(i8[::1])", cache=True, nogil=True)
+def _out_of_time(counters):
+    """Whether the solve is past its node budget or its deadline (then ``counters[ABORTED]``
+    is set); else the next look is :data:`CLOCK_EVERY` nodes on, or at the budget."""
+    if counters[NODES] > counters[BUDGET] or (
+        counters[DEADLINE] != 0 and monotonic_ns() > counters[DEADLINE]
+    ):
+        counters[ABORTED] = 1
+        return True
+    counters[CHECK_AT] = min(counters[BUDGET], counters[NODES] + CLOCK_EVERY)
+    return False
+
+
 @njit(_SEARCH_SIGNATURE, cache=True, nogil=True)
 def _search(
     own, opp, moves, valid, alpha, beta, passed, ply, squares_at, keys_at, bits_at, t_keys,
@@ -236,9 +257,8 @@ def _search(
             opp, own, replies, valid, -beta, -alpha, np.int64(PASSED), ply + 1, squares_at,
             keys_at, bits_at, t_keys, t_data, counters,
         )  # fmt: skip
-    if counters[NODES] > counters[BUDGET]:
-        counters[ABORTED] = 1  # given up: every caller returns at once, storing nothing
-        return np.int64(0)
+    if counters[NODES] > counters[CHECK_AT] and _out_of_time(counters):
+        return np.int64(0)  # given up: every caller returns at once, storing nothing
     bound = stability_cut(own, opp, valid, empties, alpha)  # the opponent's stable discs
     if bound <= alpha:
         return bound
@@ -314,6 +334,7 @@ def solve_position(own, opp, valid, alpha, beta, t_keys, t_data, counters):
     """
     if t_keys.shape[0] < 2 or t_keys.shape[1] != 4:
         raise ValueError("the solver's table must come from new_table")
+    counters[CHECK_AT] = counters[NODES]  # the budget and the clock are looked at first
     squares_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
     keys_at = np.zeros((MAX_PLY, 64), dtype=np.int64)
     bits_at = np.zeros((MAX_PLY, 64, 2), dtype=np.uint64)

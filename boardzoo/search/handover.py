@@ -41,9 +41,7 @@ __all__ = [
 ]
 
 TREE_TABLE_BITS = 16  # each thread's table for the solves inside the tree (1 MiB)
-_FIRST_RATE = 5e6  # nodes per second a root solve is first given credit for; then measured
 WLD_SHARE = 0.6  # of the time left: the win/draw/loss solve's; the rest is the search's if it fails
-_rates: dict[str, float] = {}  # measured solver speed, by game
 
 
 class SolverTables(NamedTuple):
@@ -66,7 +64,7 @@ def solver_tables(game: Game, threads: int, bits: int = TREE_TABLE_BITS) -> Solv
     module, _ = game_solver(game)
     tables = [module.new_table(bits) for _ in range(threads)]
     counters = np.zeros((threads, module.NUM_COUNTERS), dtype=np.int64)
-    counters[:, module.BUDGET] = 2**62
+    counters[:, module.BUDGET] = 2**62  # no budget and no deadline: these solves are small
     return SolverTables(
         np.stack([keys for keys, _ in tables]), np.stack([data for _, data in tables]), counters
     )
@@ -77,7 +75,7 @@ def no_solver_tables(threads: int = 1) -> SolverTables:
     return SolverTables(
         np.zeros((threads, 1, 2), dtype=np.uint64),
         np.zeros((threads, 1, 4), dtype=np.int8),
-        np.zeros((threads, 3), dtype=np.int64),
+        np.zeros((threads, 5), dtype=np.int64),
     )
 
 
@@ -109,13 +107,10 @@ def solve_root(state: BoardState, exact_empties: int, deadline: float | None) ->
     """
     if exact_empties <= 0 or state.is_terminal() or empties_of(state) > exact_empties:
         return None
-    key = state.game.file_stem
-    wld = solve(state, exact=False, max_nodes=_budget(key, deadline, WLD_SHARE), max_empties=64)
-    _learn_rate(key, wld)
+    wld = solve(state, exact=False, time_limit=_time_left(deadline, WLD_SHARE), max_empties=64)
     if not wld.complete:
         return None
-    full = solve(state, exact=True, max_nodes=_budget(key, deadline, 1.0), max_empties=64)
-    _learn_rate(key, full)
+    full = solve(state, exact=True, time_limit=_time_left(deadline, 1.0), max_empties=64)
     total = wld.nodes + full.nodes
     seconds = wld.seconds + full.seconds
     if full.complete:
@@ -125,19 +120,11 @@ def solve_root(state: BoardState, exact_empties: int, deadline: float | None) ->
     return replace(wld, nodes=total, seconds=seconds)
 
 
-def _budget(key: str, deadline: float | None, share: float) -> int | None:
-    """The nodes a solve may search in ``share`` of the time left before ``deadline``, at the
-    solver's measured speed."""
+def _time_left(deadline: float | None, share: float) -> float | None:
+    """``share`` of the seconds left before ``deadline`` (``None``: no clock)."""
     if deadline is None:
         return None
-    left = deadline - time.perf_counter()
-    return max(1, int(share * left * _rates.get(key, _FIRST_RATE)))
-
-
-def _learn_rate(key: str, result: SolveResult) -> None:
-    """Keep the solver's speed from a finished solve big enough to time."""
-    if result.complete and result.nodes > 100_000:
-        _rates[key] = result.nodes / result.seconds
+    return max(1e-6, share * (deadline - time.perf_counter()))
 
 
 def prepare_solver(game: Game) -> None:

@@ -9,8 +9,8 @@ A game with an exact solver of its own (:attr:`~boardzoo.games.spec.GameSpec.sol
 scores the final disc difference, the empty squares going to the winner, as FFO and Edax count
 it) is solved by it; any other catalog game by the search core's exact negamax
 (:mod:`boardzoo.search.exact`), which scores 1 (the player to move wins), 0 or -1. Either runs
-compiled, to the end of the game, with no clock: ``solve`` is for positions that its solver
-finishes (Reversi: about 20 empties in a second or two).
+compiled, to the end of the game; ``time_limit`` (or ``max_nodes``) makes it give up instead
+(``complete`` false): the solver reads the clock every few thousand positions.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 import boardzoo.search.exact as negamax
-from boardzoo.checks import check_int
+from boardzoo.checks import check_int, check_number
+from boardzoo.clock import monotonic_ns
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
@@ -47,8 +48,8 @@ class SolveResult:
         nodes: positions searched.
         seconds: wall time of the search.
         exact: whether ``score`` is exact (``False``: a win/draw/loss solve).
-        complete: whether the solve finished; ``False``: it gave up at ``max_nodes``, and
-            ``score``, ``best_moves`` and ``move_scores`` say nothing.
+        complete: whether the solve finished; ``False``: it gave up at ``max_nodes`` or
+            ``time_limit``, and ``score``, ``best_moves`` and ``move_scores`` say nothing.
     """
 
     score: int
@@ -96,6 +97,7 @@ def solve(
     table_bits: int = 22,
     max_empties: int | None = None,
     max_nodes: int | None = None,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """The score of ``state`` with perfect play by both sides, and its best moves.
 
@@ -107,10 +109,11 @@ def solve(
         table_bits: the solver's transposition table holds ``2**table_bits`` entries.
         max_empties: refuse positions with more empty squares than this; ``None``: the
             solver's own ``MAX_EMPTIES``, about what it finishes in minutes (Reversi's: 30;
-            the exact negamax's: 14). A solve has no clock, so a position far beyond that
-            would run for days.
+            the exact negamax's: 14): a position far beyond that would run for days.
         max_nodes: give up after about this many positions (a result with ``complete``
             false); ``None``: no limit.
+        time_limit: give up after this many seconds (within a millisecond or so; a result with
+            ``complete`` false); ``None``: no clock.
 
     Raises:
         ValueError: ``state`` is not a position of a catalog game, ``table_bits`` is outside
@@ -123,6 +126,8 @@ def solve(
     check_int("table_bits", table_bits, 10, 26)
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, 1)
+    if time_limit is not None:
+        check_number("time_limit", time_limit)
     module, run = game_solver(game)
     limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
     check_int("max_empties", limit_empties, 0)
@@ -137,6 +142,8 @@ def solve(
     keys, data = _table(game, module, table_bits)
     counters = np.zeros(module.NUM_COUNTERS, dtype=np.int64)
     counters[module.BUDGET] = _NO_LIMIT if max_nodes is None else max_nodes
+    if time_limit is not None:
+        counters[module.DEADLINE] = monotonic_ns() + max(1, int(time_limit * 1e9))
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = np.int64(state.current_player)
     window = (-limit, limit) if exact else (-1, 1)
