@@ -3,6 +3,8 @@
     python benchmarks/bench_endgame.py --ffo ../shared/ffo/fforum-40-59.obf --first 40 --last 49
     python benchmarks/bench_endgame.py --ffo ../shared/ffo/fforum-1-19.obf --first 1 --last 19
     python benchmarks/bench_endgame.py --ffo ../shared/ffo/fforum-40-59.obf --last 44 --wld
+    python benchmarks/bench_endgame.py --ffo ../shared/ffo/fforum-40-59.obf --first 50 \
+        --record benchmarks/results/ffo-50-59.jsonl   # hours: resumable, a line per position
 
 The FFO positions (the French Othello Federation's endgame test set, as Edax and Zebra report
 them) are read from the file given, never copied into the project: one position a line, the 64
@@ -10,7 +12,9 @@ squares a1..h8 and the side to move, then the published score of each move (``G8
 each position this prints the empties, the solver's best move and score, the published best
 score, whether both agree, nodes, nodes/s and seconds; then the totals. Each position is solved
 with a fresh transposition table (as a single solve would be), one core. Exits with status 1 if
-any score or move is wrong.
+any score or move is wrong. With ``--record FILE`` each solved position is appended to FILE (one
+JSON line) as it finishes, and a position already there is not solved again (its line is printed
+from the file): a run over the long positions (#50-#59: 26-34 empties) resumes where it stopped.
 
 Reference here: the outside program of the engine issue solved #40-#49 in 201.8 s in all on
 this machine, one thread (0.66 s for #40); the target is within 2x of that.
@@ -19,6 +23,7 @@ this machine, one thread (0.66 s for #40); the target is within 2x of that.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -43,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, help="first position number (default: the file's)")
     parser.add_argument("--last", type=int, help="last position number (default: the file's)")
     parser.add_argument("--wld", action="store_true", help="win/draw/loss solves only")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        help="append each result to this JSON-lines file and skip the positions already in it",
+    )
     args = parser.parse_args(argv)
     if not args.ffo.is_file():
         parser.error(f"--ffo {args.ffo}: no such file (the FFO files live in ../shared/ffo)")
@@ -54,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     if not base <= first <= last < base + len(lines):
         parser.error(f"positions {first}..{last} are not all in {args.ffo} ({base}..)")
 
+    done = _recorded(args.record, args.wld)
     solve(ReversiState.initial(4))  # compile (or load the cache) before timing
     total_seconds = total_nodes = wrong = 0
     print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'published':>9} {'':>5} "
@@ -63,25 +74,42 @@ def main(argv: list[str] | None = None) -> int:
         state = ReversiState.from_obf(line)
         published = _published(line)
         best = max(published.values())
-        forget_tables()  # a fresh table per position
-        result = solve(state, exact=not args.wld)
-        move = state.game.action_name(result.best_moves[0])
-        if args.wld:
-            ok = (result.score > 0) == (best > 0) and (result.score < 0) == (best < 0)
+        if number in done:
+            row = done[number]
         else:
-            ok = result.score == best and published.get(move) == best
+            forget_tables()  # a fresh table per position
+            result = solve(state, exact=not args.wld, max_empties=64)
+            row = {"number": number, "wld": args.wld, "score": result.score,
+                   "move": state.game.action_name(result.best_moves[0]),
+                   "nodes": result.nodes, "seconds": round(result.seconds, 3)}  # fmt: skip
+            if args.record is not None:
+                with args.record.open("a") as out:
+                    out.write(json.dumps(row) + "\n")
+        move, score, nodes, seconds = row["move"], row["score"], row["nodes"], row["seconds"]
+        if args.wld:
+            ok = (score > 0) == (best > 0) and (score < 0) == (best < 0)
+        else:
+            ok = score == best and published.get(move) == best
         wrong += not ok
-        total_seconds += result.seconds
-        total_nodes += result.nodes
+        total_seconds += seconds
+        total_nodes += nodes
         empties = 64 - bin(state.black | state.white).count("1")
-        rate = result.nodes_per_second / 1e6
-        print(f"{number:>3} {empties:>7} {move:>4} {result.score:>+5d} {best:>+9d} "
-              f"{'ok' if ok else 'WRONG':>5} {result.nodes:>14,} {rate:>9.1f} "
-              f"{result.seconds:>8.2f}", flush=True)  # fmt: skip
+        rate = nodes / max(seconds, 1e-9) / 1e6
+        print(f"{number:>3} {empties:>7} {move:>4} {score:>+5d} {best:>+9d} "
+              f"{'ok' if ok else 'WRONG':>5} {nodes:>14,} {rate:>9.1f} "
+              f"{seconds:>8.2f}", flush=True)  # fmt: skip
     rate = total_nodes / max(total_seconds, 1e-9) / 1e6
     print(f"total: {last - first + 1} positions, {wrong} wrong, {total_nodes:,} nodes, "
           f"{total_seconds:.1f} s ({rate:.1f} M nodes/s)")  # fmt: skip
     return 1 if wrong else 0
+
+
+def _recorded(record: Path | None, wld: bool) -> dict[int, dict[str, object]]:
+    """The results already in ``record`` (of the same kind of solve), by position number."""
+    if record is None or not record.is_file():
+        return {}
+    rows = [json.loads(line) for line in record.read_text().splitlines() if line.strip()]
+    return {int(row["number"]): row for row in rows if row.get("wld") == wld}
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> Path:
     os.chdir(folder)  # the agents (in their own processes too) find the models here
     result = tournament(
         args.game, field, games=args.games, seed=args.seed,
-        options=game_options(args), workers=args.workers, out=".",
+        options=game_options(args), workers=args.workers, out=".", isolate=not args.quick,
         resume=bool(args.resume_folder), anchor=args.agents[0],
         pair_openings=args.opening_plies > 0, opening_plies=args.opening_plies or None,
     )  # fmt: skip

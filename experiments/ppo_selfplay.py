@@ -139,8 +139,8 @@ def check(args: Args) -> Args:
         except ValueError as error:
             raise SystemExit(f"--eval-openings: {error}") from None
     if args.quick:
-        return Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.2,
-                       "eval_every": 0.1, "eval_games": 2, "snapshot_every": 2,
+        return Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.1,
+                       "eval_every": 0.05, "eval_games": 2, "snapshot_every": 2,
                        "channels": 8, "eval_opponents": ("random", "greedy")})  # fmt: skip
     return args
 

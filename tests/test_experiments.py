@@ -282,7 +282,7 @@ def test_ppo_selfplay_quick_trains_evaluates_and_resumes(tmp_path):
     # resuming with more minutes goes on from the checkpoint's update
     result = subprocess.run(
         [sys.executable, str(ROOT / "experiments" / "ppo_selfplay.py"), "--resume-folder",
-         str(folder), "--minutes", "0.25"],
+         str(folder), "--minutes", "0.15"],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]

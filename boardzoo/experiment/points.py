@@ -42,7 +42,8 @@ def play_point(
     """One match through the arena, recorded to ``folder/<first>__<second>.jsonl``.
 
     ``args`` gives the match: ``game`` and its options (:func:`game_options`), ``games``,
-    ``seed`` and ``workers``.
+    ``seed`` and ``workers``; a ``quick`` (smoke) run plays its agents in this process, not each
+    in a process of its own (``isolate``: seconds of start-up each).
 
     A file already there is resumed (only missing games are played), so a rerun of an
     interrupted experiment in the same folder picks up where it stopped. Returns the
@@ -57,7 +58,7 @@ def play_point(
     result = play_match(
         args.game, (first, second), games=args.games, seed=args.seed,
         options=game_options(args), workers=args.workers, out=out, resume=out.exists(),
-        progress=False, openings=openings, sprt=sprt,
+        progress=False, openings=openings, sprt=sprt, isolate=not getattr(args, "quick", False),
     )  # fmt: skip
     tally = result.stats[0].total
     low, high = result.score_interval
