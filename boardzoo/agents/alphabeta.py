@@ -8,8 +8,8 @@ next to an empty corner and discs. Connect Four: centre columns first; threats a
 control), or, with ``eval="learned"``, the game's learned n-tuple evaluation
 (:mod:`boardzoo.learned`) at the horizon. Positions with few empty squares are solved exactly to
 the end of the game, so TicTacToe is always played perfectly. With a time limit, iterative
-deepening runs under a node budget worked out from the measured search speed. Equally good root
-moves are told apart by a seeded shuffle of the root moves.
+deepening runs until the compiled search, which reads the clock itself, reaches the deadline.
+Equally good root moves are told apart by a seeded shuffle of the root moves.
 
 References: Knuth & Moore, "An analysis of alpha-beta pruning" (1975); Slate & Atkin, "CHESS 4.5:
 the Northwestern University chess program" (1977) for iterative deepening; Rosenbloom, "A
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Literal
 
 import numpy as np
@@ -29,6 +28,7 @@ from boardzoo.agents import alphabeta_kernels as k
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
+from boardzoo.clock import monotonic_ns
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.learned.ntuple import load_net
@@ -38,13 +38,6 @@ __all__ = ["WIN", "AlphaBetaAgent", "AlphaBetaInfo"]
 WIN = k.WIN  # a finished Reversi game scores WIN + disc difference for the winner
 
 _NO_LIMIT = 2**62
-_BUDGET_SAFETY = 0.85  # fraction of the time left that a node budget may use
-_MIN_SAMPLE_SECONDS = 2e-4  # shorter searches, or smaller ones, are too noisy to time
-_MIN_SAMPLE_NODES = 2_000
-# An iteration stopped by a budget that the measured speed shows was too small (by this ratio)
-# is run again if this fraction of the time limit is left.
-_RETRY_RATIO = 1.5
-_RETRY_FRACTION = 0.2
 # Static move-ordering key of each kind of square: lowest is searched first.
 _ORDER_KEYS = {"corner": -40, "edge": 0, "inner": 4, "c": 12, "x": 40}
 
@@ -91,26 +84,6 @@ def _net_arrays(game: Game, evaluation: str) -> tuple[np.ndarray, ...] | None:
     """What the compiled search gets for ``evaluation``: the arrays of the game's learned net,
     or ``None`` for the game's own evaluation."""
     return tuple(load_net(game)) if evaluation == "learned" else None
-
-
-@cache
-def _calibrated_rate(game: Game, evaluation: str = "hand") -> float:
-    """Nodes per second of a small search of ``game``, once per process, game and evaluation.
-
-    This also compiles (or loads) the game's search before any clock runs.
-    """
-    search_root = k.compiled_alphabeta(game)["search_root"]
-    state = game.initial_state()
-    s0, s1 = (np.uint64(b) for b in state.bitboards())
-    root = np.array(_cells(int(game.kernels.placements(s0, s1, 0, game.params))), dtype=np.int64)
-    best = 0.0
-    for _ in range(3):
-        counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
-        counters[k.BUDGET] = 200_000
-        began = time.perf_counter()
-        search_root(s0, s1, 0, game.params, root, 6, counters, _net_arrays(game, evaluation))
-        best = max(best, counters[k.NODES] / max(time.perf_counter() - began, 1e-9))
-    return 0.5 * best  # on the safe side: a budget too small only stops a search early
 
 
 # (Kernel module, evaluation) of the searches this process has loaded or compiled and run once.
@@ -178,8 +151,6 @@ class AlphaBetaAgent(Agent):
         self.exact_empties = int(exact_empties)
         self.seed = seed
         self._rng = make_rng(seed)
-        # Nodes per second of the search, calibrated per game and measured again at every search.
-        self._rate = 0.0
         self.last_search: AlphaBetaInfo | None = None
 
     # --- the Agent interface -------------------------------------------------------------------
@@ -188,8 +159,7 @@ class AlphaBetaAgent(Agent):
         """Get ready to search ``game`` before any clock runs.
 
         Loads the game's compiled search from numba's cache, or compiles it (the first run only,
-        with a notice on stderr), and runs it once; with a time limit, also measures the search
-        speed that turns the time into node budgets. Draws nothing from the agent's random
+        with a notice on stderr), and runs it once. Draws nothing from the agent's random
         stream, so a prepared agent plays the same moves as an unprepared one. A search of a
         game not prepared yet prepares it first, before its own clock starts.
 
@@ -206,8 +176,6 @@ class AlphaBetaAgent(Agent):
             with compile_notice(f"the alpha-beta search for {game.name}", 5):
                 _exercise_search(game, self.eval)
             _PREPARED.add(key)
-        if self.time_limit is not None and self._rate == 0.0:
-            self._rate = _calibrated_rate(game, self.eval)
 
     def act(self, env: Any) -> int:
         """Search from ``env``'s position (never changed) and return the chosen action."""
@@ -222,8 +190,7 @@ class AlphaBetaAgent(Agent):
     def _search(self, state: BoardState) -> AlphaBetaInfo:
         actions = legal_or_raise(state)
         game = state.game
-        prepared = (game.spec.kernels, self.eval) in _PREPARED
-        if not prepared or (self.time_limit is not None and not self._rate):
+        if (game.spec.kernels, self.eval) not in _PREPARED:
             self.prepare(game)
         search_root = k.compiled_alphabeta(game)["search_root"]
         net = _net_arrays(game, self.eval)
@@ -247,40 +214,22 @@ class AlphaBetaAgent(Agent):
             plan = [*range(1, shallow + 1), k.UNBOUNDED_DEPTH]
         else:
             plan = list(range(1, (self.depth or k.UNBOUNDED_DEPTH - 1) + 1))
-        deadline = None if self.time_limit is None else start + self.time_limit
+        # The deadline on the monotonic clock that the compiled search reads (0: none).
+        deadline = 0 if self.time_limit is None else monotonic_ns() + int(self.time_limit * 1e9)
 
         best_cell, best_score, done_depth, exact = int(root[0]), 0, 0, False
-        total_nodes, step = 0, 0
-        samples: list[float] = []
-        while step < len(plan):
-            depth = plan[step]
+        total_nodes = 0
+        for step, depth in enumerate(plan):
             counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
             counters[k.BUDGET] = _NO_LIMIT
-            began = time.perf_counter()
-            # Speeds differ between iterations (odd and even depths most), so budgets follow the
-            # slowest one measured in this position.
-            rate = min(samples) if samples else self._rate
-            if deadline is not None and step > 0:
-                left = deadline - began
-                if left <= 0:
+            if deadline and step > 0:  # the first iteration, one ply, always gives a move
+                if monotonic_ns() >= deadline:
                     break
-                counters[k.BUDGET] = max(1, int(rate * left * _BUDGET_SAFETY))
+                counters[k.DEADLINE] = deadline
             index, score, searched = search_root(s0, s1, player, params, root, depth, counters, net)
-            took = time.perf_counter() - began
             total_nodes += int(counters[k.NODES])
-            if took >= _MIN_SAMPLE_SECONDS and counters[k.NODES] >= _MIN_SAMPLE_NODES:
-                samples.append(counters[k.NODES] / took)
-                self._rate = min(samples)
             if counters[k.ABORTED]:
-                # Only a time limit sets a budget. A speed carried over from another position may
-                # be far too low: if so, and if there is time left, run this depth again with a
-                # budget that fits.
-                assert deadline is not None and self.time_limit is not None
-                left = deadline - time.perf_counter()
-                too_low = len(samples) == 1 and samples[0] > _RETRY_RATIO * rate
-                if too_low and left > _RETRY_FRACTION * self.time_limit:
-                    continue
-                # Moves searched before the budget ran out can still overturn the previous best,
+                # Moves searched before the time ran out can still overturn the previous best,
                 # which was searched first.
                 if searched > 0 and index > 0:
                     best_cell = int(root[index])
@@ -290,11 +239,10 @@ class AlphaBetaAgent(Agent):
             done_depth = int(counters[k.SELDEPTH]) if exact else depth
             if exact:
                 break  # every line reached the end of the game: deeper searches change nothing
-            if deadline is not None and len(actions) == 1:
+            if deadline and len(actions) == 1:
                 break  # a forced move: one iteration gives its score, more would waste the time
             # Search the best move first next time (the others keep their order).
             root = np.concatenate(([root[index]], np.delete(root, index)))
-            step += 1
 
         return AlphaBetaInfo(
             action=int(game.kernels.cell_action(best_cell, params)),

@@ -4,8 +4,9 @@
 kernels (``kernels.placements``, ``place``, ``outcome``, ``evaluate``, ``final_score`` and
 ``order_key``; see :mod:`boardzoo.games.spec`); :func:`compiled_alphabeta` compiles a copy per
 game. Every search counts its nodes in ``counters`` and gives up once they pass
-``counters[BUDGET]`` (numba cannot read the clock, so the caller turns its time limit into a node
-budget): it then sets ``counters[ABORTED]``, and only the root moves it finished count. Scores are
+``counters[BUDGET]`` or the monotonic clock (:mod:`boardzoo.clock`, read every 1024 nodes) passes
+``counters[DEADLINE]`` (0: none): it then sets ``counters[ABORTED]``, and only the root moves it
+finished count. Scores are
 ``int64`` from the point of view of the player to move.
 
 The horizon evaluation is the game's ``evaluate`` kernel, or, when :func:`negamax_net` is given a
@@ -20,14 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.clock import monotonic_ns
 from boardzoo.games.bits import U1, lowest_bit_index
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import ntuple_value_arrays
 
 # counters[...] slots
-NODES, BUDGET, ABORTED, HORIZON, SELDEPTH = 0, 1, 2, 3, 4
-NUM_COUNTERS = 5
+NODES, BUDGET, ABORTED, HORIZON, SELDEPTH, DEADLINE = 0, 1, 2, 3, 4, 5
+NUM_COUNTERS = 6
 
 MAX_PLY = 136  # longer than any game from any position (Reversi: 2 * 60 + 1 plies with passes)
 MAX_MOVES = 64  # cells of a 64-bit board
@@ -76,7 +78,11 @@ def negamax_net(s0, s1, player, params, depth, alpha, beta, ply, counters, cells
     for the game's evaluation (numba compiles each case apart, so ``None`` costs nothing).
     """
     counters[NODES] += 1
-    if counters[NODES] > counters[BUDGET]:
+    if counters[NODES] > counters[BUDGET] or (
+        counters[NODES] & 1023 == 0
+        and counters[DEADLINE] != 0
+        and monotonic_ns() > counters[DEADLINE]
+    ):
         counters[ABORTED] = 1
         return 0
     if ply > counters[SELDEPTH]:
@@ -137,8 +143,8 @@ def search_root(s0, s1, player, params, root_cells, depth, counters, net):
 
     Returns the index of the best move, its value and how many root moves were fully searched.
     The first of equally good moves wins, so the caller breaks ties by the order it passes. When
-    the budget runs out ``counters[ABORTED]`` is set: the best of the moves searched so far is
-    still returned (its value is only comparable with theirs).
+    the budget or the time runs out ``counters[ABORTED]`` is set: the best of the moves searched
+    so far is still returned (its value is only comparable with theirs).
     """
     cells = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     keys = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
@@ -175,6 +181,7 @@ def compiled_alphabeta(game: Game) -> dict[str, Any]:
 __all__ = [
     "ABORTED",
     "BUDGET",
+    "DEADLINE",
     "HORIZON",
     "LEARNED_SCALE",
     "NODES",
