@@ -640,6 +640,22 @@ def test_preset_fills_the_options_left_at_their_defaults():
     assert agent.rules.minimax_weight > 0  # from the preset
 
 
+def test_reversis_preset_sets_uct_constant_and_tree_reuse_unless_given():
+    reversi = make_game("reversi")
+    agent = make_agent("mcts:simulations=200,preset=strong", seed=0)
+    agent.prepare(reversi)
+    assert agent.rules.c == 0.2
+    state = reversi.initial_state()
+    first = agent.search(state)
+    assert not first.reused_tree
+    reply = state.apply(first.action)
+    second = agent.search(reply.apply(reply.legal_actions()[0]))
+    assert second.reused_tree  # the preset keeps the tree between moves
+    given = make_agent("mcts:simulations=200,preset=strong,c=1", seed=0)
+    given.prepare(reversi)
+    assert given.rules.c == 1.0  # an option given explicitly wins over the preset's
+
+
 @pytest.mark.parametrize(
     ("spec", "words"),
     [

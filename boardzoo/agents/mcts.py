@@ -107,6 +107,7 @@ class MCTSAgent(SearchAgent):
         self._seed_sequence = np.random.SeedSequence(int(make_rng(seed).integers(2**63)))
         self.rules = uct_rules(uct, enhancements, None, endgame.solve_empties or 0)
         self._exact_empties = endgame.exact_empties or 0  # for the game searched (_rules_for)
+        self._reuse_tree = self.tree.reuse_tree  # or the preset's, for the game searched
         self._rules_game: str | None = None  # the game whose preset self.rules holds
         self._searchers: list[TreeSearch] = []
         self._pool: ThreadPoolExecutor | None = None
@@ -155,6 +156,7 @@ class MCTSAgent(SearchAgent):
         preset = preset_options(self.enhancements.preset, game.name)
         self._exact_empties, solve_empties = self.endgame.for_game(game, preset)
         self.rules = uct_rules(self.uct, self.enhancements, game.name, solve_empties)
+        self._reuse_tree = self.tree.reuse_tree or bool(preset.get("reuse_tree", False))
         self._searchers = []
         self._rules_game = game.name
 
@@ -202,7 +204,7 @@ class MCTSAgent(SearchAgent):
         """Search ``state`` (a position in play of any game); also kept in :attr:`last_search`."""
         self._check_position(state)
         self._make_searchers()
-        workers, reuse = self.tree.workers, self.tree.reuse_tree
+        workers, reuse = self.tree.workers, self._reuse_tree
         start = time.perf_counter()
         time_limit = self.budget.time_limit
         deadline = None if time_limit is None else start + time_limit

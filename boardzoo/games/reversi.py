@@ -98,9 +98,15 @@ SPEC = GameSpec(
     # No playouts: leaves are scored by the shipped n-tuple net, and implicit minimax backups
     # weigh half (at 0.2 s a move: 9-0-1 against alpha-beta depth 6; experiments/enhancements.py).
     # The solver takes over at its own thresholds (None: the solver's TAKEOVER_EMPTIES at the
-    # root and TREE_EMPTIES inside the tree; see boardzoo.search.handover).
+    # root and TREE_EMPTIES inside the tree; see boardzoo.search.handover). UCT's constant 0.2 (the
+    # net's values differ little between moves: sqrt(2) spreads the visits almost evenly) and the
+    # tree kept between moves: at 1 s a move against the engine issue's reference (depth 10, exact
+    # from 20 empties), 20 XOT games: sqrt(2) without reuse 12.5%, 0.2 52.5%, 0.2 with reuse
+    # 67.5% (benchmarks/results/engine/strong-*.txt).
     presets={
         "strong": {
+            "c": 0.2,
+            "reuse_tree": True,
             "cutoff": 0,
             "minimax_weight": 0.5,
             "eval": "learned",
