@@ -102,7 +102,7 @@ SPEC = GameSpec(
     # net's values differ little between moves: sqrt(2) spreads the visits almost evenly) and the
     # tree kept between moves: at 1 s a move against the engine issue's reference (depth 10, exact
     # from 20 empties), 20 XOT games: sqrt(2) without reuse 12.5%, 0.2 52.5%, 0.2 with reuse
-    # 67.5% (benchmarks/results/engine/strong-*.txt).
+    # 67.5% and 75.0% in two runs (benchmarks/results/engine/strong-*.txt).
     presets={
         "strong": {
             "c": 0.2,
