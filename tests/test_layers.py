@@ -46,6 +46,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "boardzoo",
             "boardzoo._registration",
+            "boardzoo.budget",
             "boardzoo.checks",
             "boardzoo.clock",
             "boardzoo.settings_history",
@@ -83,8 +84,9 @@ SAME_LAYER: dict[tuple[str, str], str] = {
     ("boardzoo", "boardzoo._registration"): "import boardzoo installs the registration hook",
     ("boardzoo._registration", "boardzoo.games"): "a game registered at run time gets its envs "
     "registered too (the catalog calls the hook it is given)",
-    ("boardzoo.games", "boardzoo.clock"): "a game's exact solver gives up at a deadline of the "
-    "monotonic clock that every search reads",
+    ("boardzoo.games", "boardzoo.budget"): "a game's exact solver keeps the node and time "
+    "budget that every compiled search keeps",
+    ("boardzoo.budget", "boardzoo.clock"): "the budget's deadline is a time of the monotonic clock",
     ("boardzoo.vector", "boardzoo.envs"): "the batched env reads learner_color as the "
     "single-agent env does (envs never imports vector)",
     ("boardzoo.__main__", "boardzoo.cli"): "python -m boardzoo is the boardzoo command",

@@ -654,6 +654,10 @@ def test_reversis_preset_sets_uct_constant_and_tree_reuse_unless_given():
     given = make_agent("mcts:simulations=200,preset=strong,c=1", seed=0)
     given.prepare(reversi)
     assert given.rules.c == 1.0  # an option given explicitly wins over the preset's
+    fresh = make_agent("mcts:simulations=200,preset=strong,reuse_tree=false", seed=0)
+    first = fresh.search(state)
+    reply = state.apply(first.action)
+    assert not fresh.search(reply.apply(reply.legal_actions()[0])).reused_tree  # switched off
 
 
 @pytest.mark.parametrize(

@@ -271,7 +271,7 @@ def test_descriptions_come_from_the_docstrings():
     puct = {o.name: o for o in describe_agent("puct").options}
     az = {o.name: o for o in describe_agent("az").options}
     assert puct["max_nodes"].help == mcts["max_nodes"].help == az["max_nodes"].help
-    assert (mcts["reuse_tree"].default, az["reuse_tree"].default) == (False, True)
+    assert (mcts["reuse_tree"].default, az["reuse_tree"].default) == (None, True)
     assert puct["c_init"].help.startswith("PUCT's exploration constant") and "c" not in puct
     assert puct["path"].required and puct["path"].default is None
     assert puct["value_head"].help.startswith("score leaves with the model's value head")

@@ -27,6 +27,7 @@ import numpy as np
 from boardzoo.agents import alphabeta_kernels as k
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
+from boardzoo.budget import new_counters
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.clock import monotonic_ns
 from boardzoo.games.spec import Game
@@ -37,7 +38,6 @@ __all__ = ["WIN", "AlphaBetaAgent", "AlphaBetaInfo"]
 
 WIN = k.WIN  # a finished Reversi game scores WIN + disc difference for the winner
 
-_NO_LIMIT = 2**62
 # Static move-ordering key of each kind of square: lowest is searched first.
 _ORDER_KEYS = {"corner": -40, "edge": 0, "inner": 4, "c": 12, "x": 40}
 
@@ -101,8 +101,7 @@ def _exercise_search(game: Game, evaluation: str) -> None:
     cells = _cells(int(kernels.placements(s0, s1, player, params))) or [-1]
     keys = [kernels.order_key(s0, s1, player, c, 0, params) if c >= 0 else 0 for c in cells]
     root = np.array([c for _, c in sorted(zip(keys, cells, strict=True))], dtype=np.int64)
-    counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
-    counters[k.BUDGET] = 5_000
+    counters = new_counters(k.NUM_COUNTERS, max_nodes=5_000)
     net = _net_arrays(game, evaluation)
     index, _, _ = search_root(s0, s1, player, params, root, 2, counters, net)
     kernels.cell_action(int(root[index]), params)
@@ -220,8 +219,7 @@ class AlphaBetaAgent(Agent):
         best_cell, best_score, done_depth, exact = int(root[0]), 0, 0, False
         total_nodes = 0
         for step, depth in enumerate(plan):
-            counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
-            counters[k.BUDGET] = _NO_LIMIT
+            counters = new_counters(k.NUM_COUNTERS)
             if deadline and step > 0:  # the first iteration, one ply, always gives a move
                 if monotonic_ns() >= deadline:
                     break

@@ -21,15 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.clock import monotonic_ns
+from boardzoo.budget import ABORTED, BUDGET, DEADLINE, NODES, SHARED, count_node
 from boardzoo.games.bits import U1, lowest_bit_index
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import ntuple_value_arrays
 
-# counters[...] slots
-NODES, BUDGET, ABORTED, HORIZON, SELDEPTH, DEADLINE = 0, 1, 2, 3, 4, 5
-NUM_COUNTERS = 6
+# counters[...]: the budget's slots (boardzoo.budget), then the search's own: positions scored at
+# the horizon (0: the score is exact) and the deepest ply reached.
+HORIZON, SELDEPTH = SHARED, SHARED + 1
+NUM_COUNTERS = SHARED + 2
+CLOCK_MASK = 1023  # the clock is read when NODES & CLOCK_MASK == 0
 
 MAX_PLY = 136  # longer than any game from any position (Reversi: 2 * 60 + 1 plies with passes)
 MAX_MOVES = 64  # cells of a 64-bit board
@@ -77,13 +79,7 @@ def negamax_net(s0, s1, player, params, depth, alpha, beta, ply, counters, cells
     arrays ``(cells, table, weights)`` of a learned net for the horizon evaluation, or ``None``
     for the game's evaluation (numba compiles each case apart, so ``None`` costs nothing).
     """
-    counters[NODES] += 1
-    if counters[NODES] > counters[BUDGET] or (
-        counters[NODES] & 1023 == 0
-        and counters[DEADLINE] != 0
-        and monotonic_ns() > counters[DEADLINE]
-    ):
-        counters[ABORTED] = 1
+    if count_node(counters, CLOCK_MASK):
         return 0
     if ply > counters[SELDEPTH]:
         counters[SELDEPTH] = ply

@@ -12,8 +12,9 @@ or moves, not when it is built.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from boardzoo import checks
 from boardzoo.agents.base import Seed
@@ -26,9 +27,17 @@ from boardzoo.agents.settings import (
     TreeSettings,
 )
 from boardzoo.games.spec import Game
+from boardzoo.learned.ntuple import has_net, load_net
 from boardzoo.search.evaluators import Evaluator
+from boardzoo.search.mixed_value import MixedValueEvaluator
 
-__all__ = ["SHIPPED_MODELS_DIR", "AlphaZeroAgent", "shipped_model", "shipped_name"]
+__all__ = [
+    "SHIPPED_MODELS_DIR",
+    "AlphaZeroAgent",
+    "model_value_mix",
+    "shipped_model",
+    "shipped_name",
+]
 
 # The models shipped with the package: <name>.pt and <name>.json, named by shipped_name(game).
 SHIPPED_MODELS_DIR = Path(__file__).resolve().parent.parent / "learned" / "models"
@@ -52,6 +61,21 @@ def _shipped_names() -> list[str]:
     return sorted(p.stem for p in SHIPPED_MODELS_DIR.glob("*.pt"))
 
 
+def model_value_mix(metadata: Mapping[str, Any], where: str) -> float:
+    """The share of the learned evaluation that a model's values are mixed with by default: its
+    metadata's ``"value_mix"`` (a number in [0, 1], set where it was measured), else 0.
+
+    Raises:
+        ValueError: a ``value_mix`` in the metadata that is not a number in [0, 1] (the message
+            starts with ``where``, the model's file).
+    """
+    value = metadata.get("value_mix", 0.0)
+    try:
+        return checks.check_number("value_mix", value, 0.0, 1.0, False)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
 class AlphaZeroAgent(PUCTAgent):
     """AlphaZero search (PUCT or Gumbel) with a trained policy-value network.
 
@@ -63,6 +87,11 @@ class AlphaZeroAgent(PUCTAgent):
         tree: workers, nodes per tree, tree reuse between moves (on by default; PUCT only) and
             the final-move rule.
         device: where the network runs: ``cpu``, ``cuda`` or ``auto``.
+        value_mix: the share of the game's learned n-tuple evaluation in each leaf's value,
+            beside the network's (AlphaGo's mixing: ``(1 - value_mix) * network +
+            value_mix * evaluation``), in [0, 1]. None: the model's own (its file's metadata
+            ``"value_mix"``, :func:`model_value_mix`: the shipped Reversi 8x8 model's is 1,
+            measured), else 0.
         endgame: the handover to the game's exact solver, at the root and at the leaves: on by
             default at the game's own solver's thresholds (Reversi: the root from 20 empties,
             the leaves from 12).
@@ -78,6 +107,7 @@ class AlphaZeroAgent(PUCTAgent):
         puct: PUCTSettings = PUCTSettings(),
         tree: TreeSettings = TreeSettings(reuse_tree=True),
         device: Literal["cpu", "cuda", "auto"] = "cpu",
+        value_mix: float | None = None,
         endgame: Endgame = Endgame(),
         seed: Seed = None,
     ) -> None:
@@ -93,6 +123,7 @@ class AlphaZeroAgent(PUCTAgent):
                     f"(shipped: {shipped})"
                 )
         self.device = checks.check_choice("device", device, ("cpu", "cuda", "auto"))
+        self.value_mix = checks.check_optional_number("value_mix", value_mix, 0.0, 1.0, False)
         self._setup(budget, puct, tree, "random", endgame, seed)
 
     def _endgame(self, game: Game) -> tuple[int, int]:
@@ -114,13 +145,24 @@ class AlphaZeroAgent(PUCTAgent):
     def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
         """The network of ``game``, loaded from its model file."""
         from boardzoo.learned.devices import pick_device  # (torch)
-        from boardzoo.learned.model_io import load_model  # (torch, an optional dependency)
+        from boardzoo.learned.model_io import config_path, load_model  # (torch, optional)
         from boardzoo.learned.torch_evaluator import TorchEvaluator  # (torch)
 
-        net, _, _ = load_model(
+        net, _, metadata = load_model(
             self._model_file(game), device=pick_device(self.device, set_threads=False), game=game
         )
-        return TorchEvaluator(net, device=next(net.parameters()).device)
+        network = TorchEvaluator(net, device=next(net.parameters()).device)
+        weight = self.value_mix
+        if weight is None:
+            weight = model_value_mix(metadata, str(config_path(self._model_file(game))))
+        if weight == 0.0:
+            return network
+        if not has_net(game):
+            raise ValueError(
+                f"value_mix={weight} needs a learned evaluation, and {game.label} has none: "
+                "leave value_mix unset or 0"
+            )
+        return MixedValueEvaluator(network, game, load_net(game), weight)
 
     def __repr__(self) -> str:
         budget = self.budget.text(self.default_simulations)

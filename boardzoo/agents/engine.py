@@ -31,11 +31,12 @@ import numpy as np
 from boardzoo.agents import engine_kernels as k
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
+from boardzoo.budget import new_counters
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.clock import monotonic_ns
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
-from boardzoo.learned.ntuple import check_net_fits, load_net, load_net_file, net_file_name
+from boardzoo.learned.ntuple import check_net_fits, has_net, load_net, load_net_file
 from boardzoo.learned.probcut import probcut_stage_sigmas
 from boardzoo.search.handover import default_empties, prepare_solver, solve_root
 
@@ -85,14 +86,6 @@ class EngineInfo:
 
 def _cells(bits: int) -> list[int]:
     return [i for i in range(bits.bit_length()) if bits >> i & 1]
-
-
-def _has_net(game: Game) -> bool:
-    try:
-        net_file_name(game)
-    except ValueError:
-        return False
-    return True
 
 
 class EngineAgent(Agent):
@@ -195,7 +188,7 @@ class EngineAgent(Agent):
         if self._net_file is not None:
             check_net_fits(self._net_file, game, str(self.net))
             return tuple(self._net_file)
-        if self.eval == "hand" or (self.eval == "auto" and not _has_net(game)):
+        if self.eval == "hand" or (self.eval == "auto" and not has_net(game)):
             return None
         return tuple(load_net(game))
 
@@ -268,8 +261,7 @@ class EngineAgent(Agent):
         limit_ns = int((time_limit or 0) * 1e9)
         begun = monotonic_ns()
         for iteration in range(1, (depth or MAX_DEPTH) + 1):
-            counters = np.zeros(k.NUM_COUNTERS, dtype=np.int64)
-            counters[k.BUDGET] = 2**62
+            counters = new_counters(k.NUM_COUNTERS)
             counters[k.DEADLINE] = deadline if iteration > 1 else 0  # one move at least
             alpha, beta = -k.INFINITY, k.INFINITY
             if iteration >= 3 and abs(best_score) < k.WIN // 2:

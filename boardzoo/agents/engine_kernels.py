@@ -22,8 +22,8 @@ Edax) search with:
   ``depth``-ply score, measured per evaluation and per stage of the game
   (:mod:`boardzoo.learned.probcut`), cuts the node.
 
-The search reads the clock (:mod:`boardzoo.clock`) every :data:`CLOCK_EVERY` nodes and
-gives up past ``counters[DEADLINE]`` (nanoseconds of the monotonic clock; 0: none) or
+The search counts its nodes in ``counters`` (:mod:`boardzoo.budget`), reads the clock every 1024
+nodes and gives up past ``counters[DEADLINE]`` (nanoseconds of the monotonic clock; 0: none) or
 ``counters[BUDGET]`` nodes: it then sets ``counters[ABORTED]`` and stores nothing more. Scores are
 ``int64`` for the player to move: :data:`WIN` plus the game's margin for a win, the evaluation
 (far below :data:`WIN`) otherwise.
@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.alphabeta_kernels import horizon_value
-from boardzoo.clock import monotonic_ns
+from boardzoo.budget import ABORTED, BUDGET, DEADLINE, NODES, SHARED, count_node
 from boardzoo.games.bits import U1, lowest_bit_index, popcount
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.games.specialise import specialise
@@ -59,10 +59,11 @@ __all__ = [
     "new_tables",
 ]
 
-# counters[...] slots
-NODES, BUDGET, ABORTED, HORIZON, SELDEPTH, DEADLINE = 0, 1, 2, 3, 4, 5
-NUM_COUNTERS = 6
-CLOCK_EVERY = 1023  # the clock is read when NODES & CLOCK_EVERY == 0
+# counters[...]: the budget's slots (boardzoo.budget), then the search's own: positions scored at
+# the horizon (0: the score is exact) and the deepest ply reached.
+HORIZON, SELDEPTH = SHARED, SHARED + 1
+NUM_COUNTERS = SHARED + 2
+CLOCK_MASK = 1023  # the clock is read when NODES & CLOCK_MASK == 0
 
 MAX_PLY = 136  # longer than any game (Reversi: 2 * 60 plies and passes)
 MAX_MOVES = 64
@@ -107,18 +108,6 @@ def slot_of(s0, s1, player, t_keys):
     h = s0 * _HASH_0 ^ s1 * _HASH_1 ^ np.uint64(player)
     h ^= h >> _S29
     return np.int64(h & np.uint64(t_keys.shape[0] - 1))
-
-
-def out_of_time(counters):
-    """Count a node; ``True`` (and ``counters[ABORTED]`` set) once past the budget or clock."""
-    counters[NODES] += 1
-    if counters[NODES] > counters[BUDGET] or (
-        counters[DEADLINE]
-        and (counters[NODES] & CLOCK_EVERY) == 0
-        and monotonic_ns() > counters[DEADLINE]
-    ):
-        counters[ABORTED] = 1
-    return counters[ABORTED] != 0
 
 
 def order_moves(s0, s1, player, params, moves, depth, ply, hash_move, tables, net):
@@ -183,7 +172,7 @@ def pvs(s0, s1, player, params, depth, alpha, beta, ply, counters, tables, probc
     (``P_STAGES``: bands of the pieces on the board) and, from ``P_SIGMAS``, for each stage
     and each depth ``d`` (from 0; the last serves deeper ones), the standard error of the
     shallow search's score as an estimate of the depth-``d`` score."""
-    if out_of_time(counters):
+    if count_node(counters, CLOCK_MASK):
         return np.int64(0)
     if ply > counters[SELDEPTH]:
         counters[SELDEPTH] = ply
@@ -343,7 +332,7 @@ PVS_SIGNATURES = tuple(
 def compiled_engine(game: Game) -> dict[str, Any]:
     """The engine's search compiled for ``game``'s kernels (``search_root`` and its callees)."""
     copies = specialise(
-        (horizon_value, out_of_time, order_moves, store, slot_of, pvs, search_root),
+        (horizon_value, order_moves, store, slot_of, pvs, search_root),
         game.kernels,
     )
     recursive = copies["pvs"]

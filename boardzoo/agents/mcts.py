@@ -156,7 +156,8 @@ class MCTSAgent(SearchAgent):
         preset = preset_options(self.enhancements.preset, game.name)
         self._exact_empties, solve_empties = self.endgame.for_game(game, preset)
         self.rules = uct_rules(self.uct, self.enhancements, game.name, solve_empties)
-        self._reuse_tree = self.tree.reuse_tree or bool(preset.get("reuse_tree", False))
+        reuse = self.tree.reuse_tree
+        self._reuse_tree = bool(preset.get("reuse_tree", False)) if reuse is None else reuse
         self._searchers = []
         self._rules_game = game.name
 

@@ -194,7 +194,7 @@ class PUCTAgent(SearchAgent):
             simulations=None if self.simulations is None else max(1, self.simulations // trees),
             deadline=deadline,
             add_noise=self.puct.dirichlet_alpha is not None,
-            reuse=self.tree.reuse_tree and not self._fresh and self.puct.search == "puct",
+            reuse=bool(self.tree.reuse_tree) and not self._fresh and self.puct.search == "puct",
         )
         self._fresh = False
         moves = root_moves(result, legal)

@@ -126,14 +126,15 @@ class TreeSettings(Settings):
             to 64 moves); all trees must fit in the machine's memory.
         reuse_tree: keep the tree between moves of a game; the next search starts from the node
             of the actual position (the most visited one within two moves of the last root,
-            passes not counted) if the tree holds it.
+            passes not counted) if the tree holds it. None: the agent's default (``az``: on;
+            ``mcts``: its preset's, else off; the others: off).
         final: ``"robust"`` plays the most visited move, ``"max"`` the best mean value; ties are
             broken by the other.
     """
 
     workers: int = 1
     max_nodes: int = 1_000_000
-    reuse_tree: bool = False
+    reuse_tree: bool | None = None
     final: Literal["robust", "max"] = "robust"
 
     def __post_init__(self) -> None:
@@ -150,7 +151,7 @@ class TreeSettings(Settings):
             )
         _set(self, "workers", workers)
         _set(self, "max_nodes", nodes)
-        _set(self, "reuse_tree", bool(self.reuse_tree))
+        _set(self, "reuse_tree", None if self.reuse_tree is None else bool(self.reuse_tree))
         _set(self, "final", check_choice("final", self.final, ("robust", "max")))
 
 

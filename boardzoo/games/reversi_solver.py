@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzoo.clock import monotonic_ns
+from boardzoo.budget import ABORTED, BUDGET, DEADLINE, NODES, SHARED, past_deadline
 from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount
 from boardzoo.games.reversi_kernels import legal_moves
 from boardzoo.games.reversi_last import final_score, flips, solve_few
@@ -56,11 +56,10 @@ SHALLOW_EMPTIES = 6  # at most this many empties: reversi_last's search
 ETC_EMPTIES = 12  # from this many empties: enhanced transposition cutoffs
 TABLE_EMPTIES = 8  # from this many empties: the transposition table
 MAX_PLY = 136  # passes included, longer than any game
-# counters[...]: nodes, node budget, gave up (at the budget or the deadline), the deadline
-# (nanoseconds of boardzoo.clock's monotonic clock; 0: none), and the node count at which the
-# budget and the clock are next looked at (every CLOCK_EVERY nodes: one comparison a node).
-NODES, BUDGET, ABORTED, DEADLINE, CHECK_AT = 0, 1, 2, 3, 4
-NUM_COUNTERS = 5
+# counters[...]: the budget's slots (boardzoo.budget), then the node count at which the budget and
+# the clock are next looked at (every CLOCK_EVERY nodes: one comparison a node).
+CHECK_AT = SHARED
+NUM_COUNTERS = SHARED + 1
 CLOCK_EVERY = 4096  # nodes (about half a millisecond) between two readings of the clock
 SCORE_BOUND = 65  # beyond any score
 NO_PASS, PASSED = 0, 1  # whether the move before was a pass (an int: numba caches recursion so)
@@ -228,9 +227,7 @@ _SEARCH_SIGNATURE = (
 def _out_of_time(counters):
     """Whether the solve is past its node budget or its deadline (then ``counters[ABORTED]``
     is set); else the next look is :data:`CLOCK_EVERY` nodes on, or at the budget."""
-    if counters[NODES] > counters[BUDGET] or (
-        counters[DEADLINE] != 0 and monotonic_ns() > counters[DEADLINE]
-    ):
+    if counters[NODES] > counters[BUDGET] or past_deadline(counters):
         counters[ABORTED] = 1
         return True
     counters[CHECK_AT] = min(counters[BUDGET], counters[NODES] + CLOCK_EVERY)

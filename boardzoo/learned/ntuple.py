@@ -37,6 +37,7 @@ __all__ = [
     "board_digits",
     "check_net",
     "check_net_fits",
+    "has_net",
     "load_net",
     "load_net_file",
     "load_net_metadata",
@@ -242,6 +243,11 @@ def net_file_name(game: Game) -> str:
         have = ", ".join(sorted(path.stem for path in MODELS_DIR.glob("*.npz"))) or "none"
         raise ValueError(f"no learned evaluation for {game.label}; games with one: {have}")
     return name
+
+
+def has_net(game: Game) -> bool:
+    """Whether ``game`` (with its options) has a shipped net."""
+    return (MODELS_DIR / f"{game.file_stem}.npz").is_file()
 
 
 @cache

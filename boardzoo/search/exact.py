@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.clock import monotonic_ns
+from boardzoo.budget import ABORTED, BUDGET, DEADLINE, NODES, SHARED, count_node
 from boardzoo.games.bits import U0, U1, lowest_bit_index
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
@@ -35,10 +35,9 @@ SCORE_LIMIT = 1
 # What a solve is allowed by default: no table and no ordering, so the tree grows as the
 # branching factor to the power of the empties (TicTacToe's 9 take a tenth of a second).
 MAX_EMPTIES = 14
-# counters[...]: nodes, node budget, gave up (at the budget or the deadline), the deadline
-# (nanoseconds of boardzoo.clock's monotonic clock; 0: none), read every 1024 nodes.
-NODES, BUDGET, ABORTED, DEADLINE = 0, 1, 2, 3
-NUM_COUNTERS = 4
+# counters[...]: the budget's slots alone (boardzoo.budget); the clock is read every 1024 nodes.
+NUM_COUNTERS = SHARED
+CLOCK_MASK = 1023
 NEGAMAX_SIGNATURE = "i8(u8, u8, i8, u8[::1], i8, i8, i8[::1])"
 # Replaced by the game's kernel module in each compiled copy (see compiled_exact).
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
@@ -48,13 +47,7 @@ def exact_negamax(s0, s1, player, params, alpha, beta, counters):
     """The exact result for the player to move: 1 a win, 0 a draw, -1 a loss (fail-soft);
     meaningless once ``counters[ABORTED]`` is set (more nodes than ``counters[BUDGET]``, or
     past ``counters[DEADLINE]``)."""
-    counters[NODES] += 1
-    if counters[NODES] > counters[BUDGET] or (
-        counters[NODES] & 1023 == 0
-        and counters[DEADLINE] != 0
-        and monotonic_ns() > counters[DEADLINE]
-    ):
-        counters[ABORTED] = 1
+    if count_node(counters, CLOCK_MASK):
         return np.int64(0)
     cells = kernels.placements(s0, s1, player, params)
     if cells == U0:

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from boardzoo.budget import SHARED, new_counters
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.search.solver import SolveResult, game_solver, solve
@@ -63,8 +64,8 @@ def solver_tables(game: Game, threads: int, bits: int = TREE_TABLE_BITS) -> Solv
     """Empty solver tables of ``game``'s solver for ``threads`` threads."""
     module, _ = game_solver(game)
     tables = [module.new_table(bits) for _ in range(threads)]
-    counters = np.zeros((threads, module.NUM_COUNTERS), dtype=np.int64)
-    counters[:, module.BUDGET] = 2**62  # no budget and no deadline: these solves are small
+    # no budget and no deadline: these solves are small
+    counters = np.stack([new_counters(module.NUM_COUNTERS) for _ in range(threads)])
     return SolverTables(
         np.stack([keys for keys, _ in tables]), np.stack([data for _, data in tables]), counters
     )
@@ -75,7 +76,7 @@ def no_solver_tables(threads: int = 1) -> SolverTables:
     return SolverTables(
         np.zeros((threads, 1, 2), dtype=np.uint64),
         np.zeros((threads, 1, 4), dtype=np.int8),
-        np.zeros((threads, 5), dtype=np.int64),
+        np.stack([new_counters(SHARED) for _ in range(threads)]),
     )
 
 

@@ -24,14 +24,13 @@ from typing import Any
 import numpy as np
 
 import boardzoo.search.exact as negamax
+from boardzoo.budget import ABORTED, NODES, new_counters
 from boardzoo.checks import check_int, check_number
-from boardzoo.clock import monotonic_ns
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
 __all__ = ["SolveResult", "forget_tables", "game_solver", "solve"]
 
-_NO_LIMIT = 2**62
 _TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
@@ -140,37 +139,34 @@ def solve(
         )
     limit = module.SCORE_LIMIT
     keys, data = _table(game, module, table_bits)
-    counters = np.zeros(module.NUM_COUNTERS, dtype=np.int64)
-    counters[module.BUDGET] = _NO_LIMIT if max_nodes is None else max_nodes
-    if time_limit is not None:
-        counters[module.DEADLINE] = monotonic_ns() + max(1, int(time_limit * 1e9))
+    counters = new_counters(module.NUM_COUNTERS, max_nodes, time_limit)
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = np.int64(state.current_player)
     window = (-limit, limit) if exact else (-1, 1)
     start = time.perf_counter()
     if state.is_terminal():
         score, _ = run(s0, s1, player, game.params, -limit, limit, keys, data, counters)
-        return SolveResult(int(score), (), int(counters[0]), time.perf_counter() - start, True)
+        return SolveResult(int(score), (), int(counters[NODES]), time.perf_counter() - start, True)
     if not all_moves:
         score, cell = run(s0, s1, player, game.params, *window, keys, data, counters)
         seconds = time.perf_counter() - start
-        if counters[module.ABORTED]:
-            return SolveResult(0, (), int(counters[0]), seconds, exact, complete=False)
+        if counters[ABORTED]:
+            return SolveResult(0, (), int(counters[NODES]), seconds, exact, complete=False)
         action = _action(game, state, int(cell))
-        return SolveResult(int(score), (action,), int(counters[0]), seconds, exact)
+        return SolveResult(int(score), (action,), int(counters[NODES]), seconds, exact)
     scores: dict[int, int] = {}
     for action in state.legal_actions():
         child = state.apply(action)
         c0, c1 = (np.uint64(b) for b in child.bitboards())
         value, _ = run(c0, c1, np.int64(child.current_player), game.params, -limit, limit,
                        keys, data, counters)  # fmt: skip
-        if counters[module.ABORTED]:
+        if counters[ABORTED]:
             seconds = time.perf_counter() - start
-            return SolveResult(0, (), int(counters[0]), seconds, True, complete=False)
+            return SolveResult(0, (), int(counters[NODES]), seconds, True, complete=False)
         scores[action] = int(value) if child.current_player == state.current_player else -int(value)
     best = max(scores.values())
     moves = tuple(a for a, v in scores.items() if v == best)
-    return SolveResult(best, moves, int(counters[0]), time.perf_counter() - start, True, scores)
+    return SolveResult(best, moves, int(counters[NODES]), time.perf_counter() - start, True, scores)
 
 
 def _action(game: Game, state: BoardState, cell: int) -> int:

@@ -17,7 +17,8 @@ import types
 
 import numpy as np
 
-from boardzoo.agents.alphabeta_kernels import BUDGET, NUM_COUNTERS
+from boardzoo.agents.alphabeta_kernels import NUM_COUNTERS
+from boardzoo.budget import BUDGET, NO_LIMIT
 from boardzoo.games.bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
 
 __all__ = [
@@ -38,7 +39,6 @@ POLICY = 2  # an opponent played outside the compiled step (a policy: one call p
 MAX_ALPHABETA_DEPTH = 4
 _ALPHABETA = 10
 COMPILED_OPPONENTS = f"random, greedy or alphabeta:depth=N (N from 1 to {MAX_ALPHABETA_DEPTH})"
-_NO_BUDGET = 1 << 62
 
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
 
@@ -101,6 +101,6 @@ def alphabeta_cell(s0, s1, player, moves, depth, params, rng):
         k = np.int64(rng_output(rng) % np.uint64(j + 1))
         root[j], root[k] = root[k], root[j]
     counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
-    counters[BUDGET] = _NO_BUDGET
+    counters[BUDGET] = NO_LIMIT
     index, _, _ = search_root(s0, s1, player, params, root[:count], depth, counters, None)
     return root[index], rng
