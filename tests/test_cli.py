@@ -131,7 +131,7 @@ def test_arena_then_replay_and_gif(tmp_path):
     records = tmp_path / "m1.jsonl"
     result = boardzoo(
         "arena", "reversi", "mcts:simulations=50", "greedy", "--games", "2", "--size", "4",
-        "--out", str(records), "--no-progress",
+        "--out", str(records), "--no-progress", "--no-isolate",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "mcts:simulations=50" in result.stdout and "Elo difference" in result.stdout
@@ -157,11 +157,24 @@ def test_arena_then_replay_and_gif(tmp_path):
     assert_user_error(boardzoo("replay", str(records), "--game", "5"), "holds games 0-1")
 
 
+def test_no_isolate_plays_the_same_games_without_a_process_per_agent(tmp_path):
+    moves = []
+    for flags in ((), ("--no-isolate",)):
+        out = tmp_path / f"m{len(moves)}.jsonl"
+        result = boardzoo(
+            "arena", "connect_four", "mcts:simulations=30", "random", "--games", "2", "--seed",
+            "4", "--out", str(out), "--no-progress", *flags,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        moves.append([json.loads(line)["moves"] for line in out.read_text().splitlines()])
+    assert moves[0] == moves[1] and len(moves[0]) == 2
+
+
 def test_tournament_writes_tables_and_plot(tmp_path):
     out = tmp_path / "t1"
     result = boardzoo(
         "tournament", "tictactoe", "random", "alphabeta", "mcts:simulations=100",
-        "--games", "2", "--out", str(out), "--no-progress",
+        "--games", "2", "--out", str(out), "--no-progress", "--no-isolate",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert {"games.jsonl", "ratings.csv", "ratings.md", "ratings.png"} <= {
@@ -212,7 +225,8 @@ def test_play_takes_the_players_by_move_order_or_by_side(args, first, second):
 
 def test_any_game_option_is_set_with_option_name_value(tmp_path):
     result = boardzoo("arena", "reversi", "random", "greedy", "--games", "2", "--no-progress",
-                      "--option", "board_size=4", "--out", str(tmp_path / "g.jsonl"))  # fmt: skip
+                      "--option", "board_size=4", "--out", str(tmp_path / "g.jsonl"),
+                      "--no-isolate")  # fmt: skip
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in (tmp_path / "g.jsonl").read_text().splitlines()]
     assert records and all(r["options"] == {"board_size": 4} for r in records)

@@ -33,6 +33,13 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         "--no-progress", action="store_true", help="no progress bar (default: shown on a terminal)"
     )
     parser.add_argument(
+        "--no-isolate",
+        action="store_true",
+        help="play the agents inside the game's worker instead of a process each: faster to "
+        "start (no process per agent and game), but an agent that hangs or crashes stops the "
+        "run (default: a process each, where a hang or crash loses one game)",
+    )
+    parser.add_argument(
         "--backend",
         choices=("local", "ray"),
         default="local",
@@ -107,6 +114,7 @@ def match_settings(args: argparse.Namespace) -> dict[str, Any]:
         "address": args.address,
         "resume": args.resume,
         "progress": not args.no_progress,
+        "isolate": not args.no_isolate,
         "openings": openings,
         "opening_plies": args.opening_plies,
         "pair_openings": args.opening_plies is not None,

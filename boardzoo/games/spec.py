@@ -171,9 +171,10 @@ class GameSpec:
         solver: the module of the game's own exact solver, where it has one (Reversi's, which
             scores the final disc difference): ``solve(s0, s1, player, params, alpha, beta,
             table_keys, table_data, counters) -> (score, cell)``, ``new_table(bits)``,
-            ``SCORE_LIMIT``, ``MAX_EMPTIES`` and ``NUM_COUNTERS`` (``counters``: the nodes
-            searched, a node budget, and a flag the solve sets when it gave up at the budget,
-            its result then meaningless; :func:`boardzoo.search.solver.solve`); ``None``:
+            ``SCORE_LIMIT``, ``MAX_EMPTIES`` and ``NUM_COUNTERS`` (``counters``: the budget of
+            :mod:`boardzoo.budget`, the nodes searched, a node budget, a deadline and a flag the
+            solve sets when it gave up, its result then meaningless, then the solver's own;
+            :func:`boardzoo.search.solver.solve`); ``None``:
             positions are solved by the search core's exact negamax, scoring 1, 0 or -1.
         parse_position: reads a position from the game's own text notation (Reversi's: the
             64 squares and the side to move of the FFO and OBF files), for ``boardzoo solve
