@@ -27,6 +27,7 @@ from boardzoo.agents import EngineAgent, make_agent
 from boardzoo.agents.engine_kernels import WIN
 from boardzoo.games import TicTacToeState, make_game
 from boardzoo.games.state import BoardState
+from boardzoo.learned.ntuple import MODELS_DIR, net_file_name
 
 
 def plain_negamax(state: BoardState, depth: int) -> int:
@@ -173,6 +174,13 @@ def test_probcut_searches_selectively_and_still_plays_legal_moves():
     assert EngineAgent(eval="hand")._cut(states[0].game, None) == 1.5
     tictactoe = make_game("tictactoe")
     assert EngineAgent()._cut(tictactoe, None) == 0.0
+    # A net file of the user's is calibrated for nothing: off unless given.
+    shipped = str(MODELS_DIR / net_file_name(states[0].game))
+    learned = EngineAgent(net=shipped)
+    net = learned._net_file
+    assert learned._cut(states[0].game, net) == 0.0  # type: ignore[arg-type]
+    assert EngineAgent(net=shipped, probcut=1.5)._cut(states[0].game, net) == 1.5  # type: ignore[arg-type]
+    assert EngineAgent()._cut(states[0].game, net) == 1.5  # type: ignore[arg-type]
 
 
 def test_spec_and_bad_options():

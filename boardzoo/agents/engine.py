@@ -104,8 +104,8 @@ class EngineAgent(Agent):
         probcut: multi-ProbCut's threshold in standard errors of the shallow searches; 0 turns
             it off (the search is then exact to its depth); none: 1.5 where the evaluation is
             calibrated for the game (Reversi, Connect Four), else off. The errors are measured
-            per game, evaluation and stage (:mod:`boardzoo.learned.probcut`; a ``net`` file
-            uses its game's learned ones).
+            per game, evaluation and stage (:mod:`boardzoo.learned.probcut`). A ``net`` file
+            has no errors of its own: off unless given, and then its game's learned ones.
         net: an n-tuple net file (``.npz``, :mod:`boardzoo.learned.ntuple`) to evaluate with
             in place of the game's shipped one (implies the learned evaluation).
         table_bits: the transposition table holds ``2**table_bits`` entries (10 to 26; 20 takes
@@ -194,9 +194,12 @@ class EngineAgent(Agent):
 
     def _cut(self, game: Game, net: tuple[np.ndarray, ...] | None) -> float:
         """Multi-ProbCut's threshold for ``game``: as given, else :data:`DEFAULT_PROBCUT` where
-        the evaluation in use is calibrated for the game, else 0 (off)."""
+        the evaluation in use is calibrated for the game, else 0 (off; a net file of the
+        user's is calibrated for nothing)."""
         if self.probcut is not None:
             return self.probcut
+        if self.net is not None:
+            return 0.0
         try:
             probcut_stage_sigmas(game, "hand" if net is None else "learned")
         except ValueError:
