@@ -239,7 +239,7 @@ def net_file_name(game: Game) -> str:
     """The file name of ``game``'s shipped net (``<game.file_stem>.npz``); a ``ValueError``
     listing the games with one."""
     name = f"{game.file_stem}.npz"
-    if not (MODELS_DIR / name).is_file():
+    if not has_net(game):
         have = ", ".join(sorted(path.stem for path in MODELS_DIR.glob("*.npz"))) or "none"
         raise ValueError(f"no learned evaluation for {game.label}; games with one: {have}")
     return name

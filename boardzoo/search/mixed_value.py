@@ -81,7 +81,7 @@ class MixedValueEvaluator:
         flat = observations.reshape(len(observations), 2, -1)[:, :, self._squares] > 0.5
         own = np.bitwise_or.reduce(np.where(flat[:, 0], self._bits, np.uint64(0)), axis=1)
         opp = np.bitwise_or.reduce(np.where(flat[:, 1], self._bits, np.uint64(0)), axis=1)
-        return own.astype(np.uint64), opp.astype(np.uint64)
+        return own, opp
 
     def __call__(
         self, observations: np.ndarray, masks: np.ndarray, **kwargs: Any
