@@ -690,6 +690,27 @@ def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
     assert result.records[0]["reason"] == "normal"
 
 
+def test_an_agent_that_cannot_play_the_game_stops_the_match_before_anything(
+    tmp_path, monkeypatch
+):
+    # value_mix needs the game's learned evaluation, which tictactoe does not have: the match
+    # stops at once with the reason, instead of forfeiting every game
+    monkeypatch.setattr(sys.modules["boardzoo.arena.runner"], "run_games", _no_games)
+    spec = "az:value_mix=0.5,simulations=4"
+    out = tmp_path / "never.jsonl"
+    with pytest.raises(AgentSpecError, match=r"az:value_mix=0\.5,simulations=4 cannot play "
+                       r"tictactoe: value_mix=0\.5 needs a learned evaluation"):  # fmt: skip
+        play_match("tictactoe", ("random", spec), games=2, out=out, progress=False)
+    assert not out.exists()
+    folder = tmp_path / "never"
+    with pytest.raises(AgentSpecError, match="cannot play tictactoe"):
+        tournament("tictactoe", ["random", "greedy", spec], out=folder, progress=False)
+    assert not folder.exists()
+    with pytest.raises(AgentSpecError, match="the model plays reversi 4x4, not reversi 6x6"):
+        play_match("reversi", ("random", "az:model=reversi-4x4"), options={"board_size": 6},
+                   games=2, progress=False)  # fmt: skip
+
+
 @pytest.mark.parametrize("isolate", [True, False])
 def test_agents_are_prepared_for_the_game_before_their_clock_runs(isolate):
     # getting ready takes longer than a move may: only the set-up time may hold it

@@ -145,24 +145,40 @@ class AlphaZeroAgent(PUCTAgent):
     def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
         """The network of ``game``, loaded from its model file."""
         from boardzoo.learned.devices import pick_device  # (torch)
-        from boardzoo.learned.model_io import config_path, load_model  # (torch, optional)
+        from boardzoo.learned.model_io import load_model  # (torch, optional)
         from boardzoo.learned.torch_evaluator import TorchEvaluator  # (torch)
 
         net, _, metadata = load_model(
             self._model_file(game), device=pick_device(self.device, set_threads=False), game=game
         )
         network = TorchEvaluator(net, device=next(net.parameters()).device)
+        weight = self._value_mix(game, metadata)
+        if weight == 0.0:
+            return network
+        return MixedValueEvaluator(network, game, load_net(game), weight)
+
+    def _value_mix(self, game: Game, metadata: Mapping[str, Any]) -> float:
+        """The share of the learned evaluation: the agent's, else the model's (``metadata``);
+        a ``ValueError`` where it is not 0 and ``game`` has no learned evaluation."""
+        from boardzoo.learned.model_io import config_path  # (torch, optional)
+
         weight = self.value_mix
         if weight is None:
             weight = model_value_mix(metadata, str(config_path(self._model_file(game))))
-        if weight == 0.0:
-            return network
-        if not has_net(game):
+        if weight != 0.0 and not has_net(game):
             raise ValueError(
                 f"value_mix={weight} needs a learned evaluation, and {game.label} has none: "
                 "leave value_mix unset or 0"
             )
-        return MixedValueEvaluator(network, game, load_net(game), weight)
+        return weight
+
+    def check_game(self, game: Game) -> None:
+        """The model for ``game`` is there and plays it, and the value mix fits the game (the
+        model's config is read, not its weights)."""
+        from boardzoo.learned.model_io import read_model_for  # (torch, optional)
+
+        _, metadata = read_model_for(self._model_file(game), game)
+        self._value_mix(game, metadata)
 
     def __repr__(self) -> str:
         budget = self.budget.text(self.default_simulations)

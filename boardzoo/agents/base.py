@@ -63,6 +63,11 @@ class Agent(ABC):
         the move clock), the UIs and :mod:`boardzoo.warmup`. Must not change what the agent
         plays: a prepared agent plays the same moves as an unprepared one with the same seed."""
 
+    def check_game(self, game: Game) -> None:  # noqa: B027 (optional hook, empty by default)
+        """Raise ``ValueError`` naming what is missing if this agent cannot play ``game`` (a
+        model or an evaluation the game lacks). Cheap, nothing compiled: the arena calls it
+        before any game starts, so that such a match stops at once instead of forfeiting."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 

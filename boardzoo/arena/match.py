@@ -23,25 +23,36 @@ from boardzoo.arena.results import MatchResult, MatchTotals, RecordSource
 from boardzoo.arena.runner import RecordedRun
 from boardzoo.arena.settings import ArenaSettings, GameTask, make_settings, match_options
 from boardzoo.arena.sprt import SequentialTest, parse_sprt
+from boardzoo.games.catalog import make_game
+from boardzoo.games.spec import Game
 
 __all__ = ["check_specs", "play_match", "prepare_agents"]
 
 AgentLike = str | Agent
 
 
-def check_specs(agents: Iterable[str | Agent]) -> None:
-    """Build every spec among ``agents`` once (agent objects are left alone), before anything
-    starts: a bad one raises :class:`~boardzoo.agents.registry.AgentSpecError`."""
+def check_specs(agents: Iterable[str | Agent], game: Game | None = None) -> None:
+    """Build every spec among ``agents`` once, before anything starts, and ask each agent
+    whether it can play ``game`` (:meth:`~boardzoo.agents.base.Agent.check_game`; not without
+    a game): a bad spec, or an agent that cannot play the game, raises
+    :class:`~boardzoo.agents.registry.AgentSpecError` naming it."""
     for agent in agents:
-        if isinstance(agent, str):
-            registry.check_spec(agent)
+        built = registry.make_agent(agent, seed=0) if isinstance(agent, str) else agent
+        if game is None:
+            continue
+        try:
+            built.check_game(game)
+        except ValueError as error:
+            name = agent if isinstance(agent, str) else repr(agent)
+            raise registry.AgentSpecError(f"{name} cannot play {game.label}: {error}") from None
 
 
 def prepare_agents(
-    agents: Sequence[AgentLike], settings: ArenaSettings
+    agents: Sequence[AgentLike], settings: ArenaSettings, game: Game | None = None
 ) -> tuple[str | Agent | PackedAgent, ...]:
-    """The agents as the backend plays them: specs checked (built once), agent objects packed
-    for their own processes when ``settings.isolate``.
+    """The agents as the backend plays them: specs checked (built once) and every agent asked
+    whether it can play ``game`` (:func:`check_specs`), agent objects packed for their own
+    processes when ``settings.isolate``.
 
     Raises:
         TypeError: an agent that is neither a spec string nor an :class:`Agent`.
@@ -54,7 +65,7 @@ def prepare_agents(
     if any(not isinstance(a, (str, Agent)) for a in agents):
         kinds = [type(a).__name__ for a in agents if not isinstance(a, (str, Agent))]
         raise TypeError(f"agents must be spec strings or boardzoo Agent objects, got {kinds}")
-    check_specs(agents)
+    check_specs(agents, game)
     objects = [a for a in agents if isinstance(a, Agent)]
     if objects and not settings.isolate:
         if settings.workers != 1 or settings.backend != "local":
@@ -120,8 +131,9 @@ def play_match(
     arena = (settings or ArenaSettings()).with_changes(**changes)
     if isinstance(agents, str):
         raise ValueError("agents must be a pair of specs, e.g. ('mcts', 'greedy'), not one string")
-    match = make_settings(game, agents, match_options(game, options), arena)
-    played = prepare_agents(agents, arena)
+    chosen = match_options(game, options)
+    match = make_settings(game, agents, chosen, arena)
+    played = prepare_agents(agents, arena, make_game(game, **chosen))
     configs = (agent_config(played[0]), agent_config(played[1]))
     test = None if arena.sprt is None else SequentialTest(parse_sprt(arena.sprt))
 

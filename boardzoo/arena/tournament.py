@@ -43,6 +43,7 @@ from boardzoo.arena.settings import (
     match_options,
 )
 from boardzoo.arena.tournament_report import plot_ratings, ratings_csv, render_tournament
+from boardzoo.games.catalog import make_game
 
 __all__ = ["TOURNAMENT_FILES", "TournamentTotals", "pair_seed", "round_robin", "tournament"]
 
@@ -138,7 +139,7 @@ def tournament(
         )
         for pair in pairs
     }
-    check_specs(labels)  # every agent built once, before any file or game
+    check_specs(labels, make_game(game, **chosen))  # built once, before any file or game
     configs = {a: agent_config(a) for a in labels}
 
     folder = None if arena.out is None else Path(arena.out)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from boardzoo.agents.registry import check_spec
 from boardzoo.cli.errors import UserError
 from boardzoo.games.catalog import all_games, game_names, get_game
-from boardzoo.games.spec import GameSpec
+from boardzoo.games.spec import Game, GameSpec
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -159,11 +159,17 @@ def game_options(args: argparse.Namespace) -> dict[str, int]:
         raise UserError(str(error)) from None
 
 
-def check_specs(specs: Sequence[str]) -> None:
-    """Build every agent spec once, so that a mistake fails before any game starts."""
-    for spec in specs:
-        if spec != "human":
+def check_specs(specs: Sequence[str], game: Game | None = None) -> None:
+    """Build every agent spec once and ask each agent whether it can play ``game`` (``None``:
+    no such check), so that a mistake fails before any game starts."""
+    agents = [spec for spec in specs if spec != "human"]
+    if game is None:
+        for spec in agents:
             check_spec(spec)
+    else:
+        from boardzoo.arena.match import check_specs as check_agents
+
+        check_agents(agents, game)
 
 
 def check_backend(args: argparse.Namespace) -> None:

@@ -101,10 +101,9 @@ def match_settings(args: argparse.Namespace) -> dict[str, Any]:
             sprt = parse_sprt(args.sprt)
         except ValueError as error:  # "sprt: ..." names the flag
             raise UserError(f"--{error}") from None
-    openings = None
-    if args.openings is not None:
-        openings = load_openings(args.openings, make_game(args.game, **options))
-    check_specs(args.agents)
+    game = make_game(args.game, **options)
+    openings = None if args.openings is None else load_openings(args.openings, game)
+    check_specs(args.agents, game)
     settings: dict[str, Any] = {
         "seed": args.seed,
         "options": options,

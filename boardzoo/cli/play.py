@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from boardzoo.cli.common import add_command, add_game, add_game_options, check_specs, game_options
 from boardzoo.cli.errors import UserError
-from boardzoo.games.catalog import all_games, get_game
+from boardzoo.games.catalog import all_games, get_game, make_game
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -99,7 +99,7 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
 def run(args: argparse.Namespace) -> int:
     players = _players(args)
     options = game_options(args)
-    check_specs(players)
+    check_specs(players, make_game(args.game, **options))
     ui = args.ui
     if ui == "window":
         from boardzoo.ui import display_problem  # (gymnasium, pettingzoo)

@@ -26,6 +26,7 @@ from boardzoo.cli.common import (
 )
 from boardzoo.cli.dataclass_flags import add_field_flag
 from boardzoo.cli.errors import UserError
+from boardzoo.games.catalog import make_game
 from boardzoo.settings_history import with_settings_before
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if args.self_play_workers < 1:
         raise UserError(f"--self-play-workers must be positive, got {args.self_play_workers}")
     if args.panel:
-        check_specs(args.panel)
+        check_specs(args.panel, make_game(args.game, **options))
     out = args.out
     if out is None:
         if args.resume:

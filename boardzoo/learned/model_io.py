@@ -34,6 +34,7 @@ __all__ = [
     "config_path",
     "load_model",
     "read_model_config",
+    "read_model_for",
     "save_model",
 ]
 
@@ -135,6 +136,20 @@ def read_model_config(path: str | os.PathLike[str]) -> tuple[NetConfig, dict[str
     return config, metadata
 
 
+def read_model_for(
+    path: str | os.PathLike[str], game: Game | None = None
+) -> tuple[NetConfig, dict[str, Any]]:
+    """:func:`read_model_config` of the model file ``path``, which must exist and play ``game``
+    (``None``: any game); a :class:`ModelFileError` naming the file otherwise."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelFileError(f"{path}: no such model file")
+    config, metadata = read_model_config(path)
+    if game is not None and config.board_game is not game:
+        raise ModelFileError(f"{path}: the model plays {config.board_game.label}, not {game.label}")
+    return config, metadata
+
+
 def load_model(
     path: str | os.PathLike[str],
     device: str | torch.device = "cpu",
@@ -155,11 +170,7 @@ def load_model(
             file that is not plain tensors, weights that do not fit the config, or another game.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ModelFileError(f"{path}: no such model file")
-    config, metadata = read_model_config(path)
-    if game is not None and config.board_game is not game:
-        raise ModelFileError(f"{path}: the model plays {config.board_game.label}, not {game.label}")
+    config, metadata = read_model_for(path, game)
     try:
         weights = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # the unpickler refuses, or the file is not a torch file
