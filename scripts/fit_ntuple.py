@@ -2,6 +2,7 @@
 
     python scripts/fit_ntuple.py generate --minutes 45 --out runs/fit-data --seed 0
     python scripts/fit_ntuple.py generate --minutes 45 --out runs/fit-data --resume
+    python scripts/fit_ntuple.py children --data runs/fit-data --minutes 45
     python scripts/fit_ntuple.py fit --data runs/fit-data --out runs/fit-net/net.npz
     python scripts/fit_ntuple.py measure --data runs/fit-heldout --net runs/fit-net/net.npz
 
@@ -9,9 +10,12 @@
 the solver's exact final disc difference (at most ``--solve-empties`` empty squares) or the
 game's result with a perfect endgame (before), in chunks under ``--out`` with
 ``progress.json``: a killed run goes on with ``--resume``, and the same seed gives the same
-data. ``fit`` fits the weights per stage by regularised least squares and writes a net file in
+data. ``children`` adds to a data directory every move's result from its solved positions,
+solved (boardzoo.fit.children: the siblings a search compares); run again, it goes on where it
+stopped. ``fit`` fits the weights per stage by regularised least squares and writes a net file in
 the format of boardzoo.learned.ntuple, usable by every learned evaluation (``engine:net=...``).
-``measure`` compares nets' errors in discs on labelled positions.
+``measure`` compares nets' errors in discs on labelled positions, or with ``--moves`` the moves
+their engines choose in solved positions (``--min-empties 12 --max-empties 18``).
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import time
 from pathlib import Path
 
+from boardzoo.fit.children import ChildrenConfig, add_children
 from boardzoo.fit.data import GenerateConfig, generate
 
 
@@ -82,6 +88,15 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--chunk-games", type=_positive_int, default=defaults.chunk_games)
     gen.add_argument("--net", default=None, help="net file the engine plays with")
 
+    kids = steps.add_parser("children", help="label the children of solved positions")
+    kids.add_argument("--data", required=True, nargs="+", help="data directories, in turn")
+    kids.add_argument("--minutes", type=_positive_float, help="stop after this long")
+    kids_defaults = ChildrenConfig()
+    kids.add_argument("--min-empties", type=int, default=kids_defaults.min_empties,
+                      help="fewest empty squares of a parent")  # fmt: skip
+    kids.add_argument("--max-empties", type=int, default=kids_defaults.max_empties,
+                      help="most empty squares of a parent")  # fmt: skip
+
     fit = steps.add_parser("fit", help="fit a net on data directories")
     fit.add_argument("--data", required=True, nargs="+", help="data directories")
     fit.add_argument("--out", required=True, help="the net file to write (.npz)")
@@ -98,6 +113,8 @@ def _parser() -> argparse.ArgumentParser:
     fit.add_argument("--overlap", type=int, default=None,
                      help="a stage also fits this many piece counts either side")  # fmt: skip
     fit.add_argument("--iterations", type=_positive_int, default=None, help="CG steps a stage")
+    fit.add_argument("--fit-stages", type=int, nargs="+", default=None,
+                     help="stages to fit; the others keep the prior's (default: all)")  # fmt: skip
 
     measure = steps.add_parser("measure", help="errors of nets on labelled positions")
     measure.add_argument("--data", required=True, nargs="+", help="data directories")
@@ -108,6 +125,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="also positions labelled by their game's result")  # fmt: skip
     measure.add_argument("--scale", type=_positive_float, default=None,
                          help="discs per unit of the sum, for nets without their own")  # fmt: skip
+    measure.add_argument("--moves", type=_positive_int, default=None, metavar="COUNT",
+                         help="instead: each net's moves at depths 1, 2, 4 in COUNT solved "
+                         "positions against every move's exact score")  # fmt: skip
     return parser
 
 
@@ -137,6 +157,14 @@ def main(argv: list[str] | None = None) -> int:
                     parser.error(f"generate: no openings file {args.openings}")
             generate(args.out, config, games=args.games, minutes=args.minutes,
                      resume=args.resume, command=command, log=log)  # fmt: skip
+        elif args.step == "children":
+            children_config = ChildrenConfig(args.min_empties, args.max_empties)
+            deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
+            for directory in args.data:
+                left = None if deadline is None else (deadline - time.monotonic()) / 60
+                if left is not None and left <= 0:
+                    break
+                add_children(directory, children_config, minutes=left, command=command, log=log)
         elif args.step == "fit":
             from boardzoo.fit.weights import FitConfig, fit_and_save
 
@@ -149,10 +177,16 @@ def main(argv: list[str] | None = None) -> int:
                 seed=args.seed,
                 iterations=args.iterations,
                 overlap=args.overlap,
+                fit_stages=None if args.fit_stages is None else tuple(args.fit_stages),
             )
             fit_and_save(args.data, args.out, fit_config, command=command, log=log)
+        elif args.moves is not None:
+            from boardzoo.fit.measure import measure_moves
+
+            measure_moves(args.data, args.net, args.min_empties, args.max_empties,
+                          count=args.moves, log=log)  # fmt: skip
         else:
-            from boardzoo.fit.weights import measure_nets
+            from boardzoo.fit.measure import measure_nets
 
             measure_nets(args.data, args.net, args.min_empties, args.max_empties,
                          exact_only=not args.all_labels, scale=args.scale, log=log)  # fmt: skip

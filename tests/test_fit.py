@@ -8,6 +8,7 @@ of ``reference_reversi``; the fit against weights known in advance.
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from functools import cache
 
@@ -16,15 +17,18 @@ import pytest
 from reference_reversi import RefGame, placements
 
 from boardzoo.agents import EngineAgent
+from boardzoo.fit.children import ChildrenConfig, add_children, children_of
 from boardzoo.fit.data import (
     ARRAYS,
     GenerateConfig,
     Positions,
     generate,
+    load_chunk,
     load_positions,
     play_game,
     read_openings,
 )
+from boardzoo.fit.measure import measure_moves, measure_nets
 from boardzoo.fit.weights import (
     FitConfig,
     best_scale,
@@ -34,7 +38,9 @@ from boardzoo.fit.weights import (
     tuple_indices,
 )
 from boardzoo.games import make_game
-from boardzoo.learned.ntuple import NTupleNet, load_net_file, load_net_metadata
+from boardzoo.games.reversi import ReversiState
+from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, load_net_metadata
+from boardzoo.search.solver import solve
 
 OPENINGS = "/work/shared/openings/xot-small.txt"
 
@@ -209,3 +215,98 @@ def test_a_solve_that_gives_up_labels_like_the_midgame(tmp_path):
     assert exact.exact[exact.empties <= 12].all()
     early, other = exact.select(exact.empties > 40), one.select(one.empties > 40)
     np.testing.assert_array_equal(early.bitboards, other.bitboards)  # the same random moves
+
+
+def test_children_carry_the_exact_value_of_their_player_to_move(tmp_path, data_dir):
+    out = tmp_path / "data"
+    shutil.copytree(data_dir, out)
+    config = ChildrenConfig(min_empties=4, max_empties=8)
+    progress = add_children(out, config, command="first", log=lambda line: None)
+    games = load_positions(data_dir)
+    both = load_positions(out)
+    parents = games.select((games.exact == 1) & (games.empties >= 4) & (games.empties <= 8))
+    children = _children(out)
+    assert progress["children"]["positions"] == len(children) == len(both) - len(games)
+    assert len(children) > 2 * len(parents) > 0
+    assert set(children.empties.tolist()) <= set(range(3, 8)) and children.exact.all()
+    assert set(children.game.tolist()) <= set(parents.game.tolist())
+    for i in range(0, len(children), max(1, len(children) // 12)):
+        board = tuple(map(tuple, _board(children.bitboards[i])))
+        player = int(children.player[i])
+        grid = [list(row) for row in board]
+        assert placements(grid, player), "a child is stored for a player with a move"
+        assert _negamax(board, player, False) == children.label[i]
+    # run again: nothing left to do, and other settings are refused
+    again = add_children(out, command="second", log=lambda line: None)
+    assert again["children"]["positions"] == progress["children"]["positions"]
+    assert again["children"]["commands"] == ["first", "second"]
+    with pytest.raises(ValueError, match="keep those settings"):
+        add_children(out, ChildrenConfig(min_empties=5, max_empties=8), log=lambda line: None)
+
+
+def _children(out) -> Positions:
+    progress = json.loads((out / "progress.json").read_text())
+    names = [name for name in progress["chunks"] if name.startswith("children-")]
+    return Positions.concatenate([load_chunk(out / name) for name in names])
+
+
+def test_a_child_where_the_opponent_must_pass_is_the_movers():
+    # white to move: some moves leave black without a move (white plays on), others do not
+    state = ReversiState.from_text(
+        ".XX..XOO\nXX.XXXOO\nXXXXXXXO\nXXXXXXOO\nOXXOXOOO\nOXXXOXOO\nOXOXOOOO\n.XXXXXXX",
+        current_player=1,
+    )
+    scores = solve(state, all_moves=True).move_scores
+    rows = children_of(state, scores)
+    kinds = set()
+    assert len(rows) == len(scores)
+    for (black, white, player, label), (action, score) in zip(rows, scores.items(), strict=True):
+        child = state.apply(action)
+        kinds.add(child.must_pass())
+        assert (black, white) == (child.black, child.white)
+        assert player == (1 if child.must_pass() else 0)
+        assert label == (score if child.must_pass() else -score)
+        grid = [list(row) for row in _board(np.array([black, white], dtype=np.uint64))]
+        assert _negamax(tuple(map(tuple, grid)), player, False) == label
+    assert kinds == {True, False}
+
+
+def test_children_settings_are_checked():
+    with pytest.raises(ValueError, match="min_empties"):
+        ChildrenConfig(min_empties=0)
+    with pytest.raises(ValueError, match="max_empties"):
+        ChildrenConfig(min_empties=10, max_empties=9)
+    with pytest.raises(ValueError, match="max_empties"):
+        ChildrenConfig(max_empties=30)
+
+
+def test_stages_left_out_of_the_fit_keep_the_prior(tmp_path, data_dir):
+    out = tmp_path / "net.npz"
+    config = FitConfig(stages=6, holdout=0.4, iterations=30, fit_stages=(5,))
+    metadata = fit_and_save([data_dir], out, config, command="test", log=lambda line: None)
+    fitted, shipped = load_net_file(out), load_net(make_game("reversi"))
+    assert [line.get("kept") for line in metadata["fit"]["stages"]] == ["prior"] * 5 + [None]
+    for stage in range(6):  # the shipped net's own weights, times one factor a stage
+        mine, theirs = fitted.weights[stage].ravel(), shipped.weights[stage].ravel()
+        ratio = mine[theirs != 0] / theirs[theirs != 0]
+        assert np.allclose(ratio, ratio[0], rtol=1e-4) == (stage < 5)
+    with pytest.raises(ValueError, match="fit_stages"):
+        FitConfig(stages=6, fit_stages=(6,))
+    with pytest.raises(ValueError, match="give a prior"):
+        FitConfig(fit_stages=(1,), prior="none")
+
+
+def test_measure_moves_scores_a_search_to_the_end_as_perfect(data_dir):
+    # a search that reaches every game's end plays a best move everywhere: none lost
+    rows = measure_moves([data_dir], ["shipped"], 3, 6, count=8, depths=(14, 1), log=lambda s: None)
+    deep, shallow = rows
+    assert deep["positions"] == shallow["positions"] > 2
+    assert deep["best_move"] == 1.0 and deep["discs_lost"] == 0
+    assert 0 <= shallow["best_move"] <= 1 and shallow["discs_lost"] >= 0
+
+
+def test_measure_nets_reports_each_nets_error(data_dir):
+    rows = measure_nets([data_dir], ["shipped"], 0, 60, exact_only=False, log=lambda s: None)
+    assert rows[0]["net"] == "shipped" and rows[0]["mae_best_slope"] <= rows[0]["mae"] + 1e-9
+    with pytest.raises(ValueError, match="no positions"):
+        measure_nets([data_dir], ["shipped"], 61, 64, log=lambda s: None)

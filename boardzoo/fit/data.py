@@ -45,12 +45,16 @@ from boardzoo.search.solver import solve
 
 __all__ = [
     "ARRAYS",
+    "PROGRESS",
     "GenerateConfig",
     "Positions",
     "generate",
+    "load_chunk",
     "load_positions",
     "play_game",
     "read_openings",
+    "save_chunk",
+    "write_json",
 ]
 
 ARRAYS = ("bitboards", "player", "label", "empties", "exact", "game")
@@ -233,14 +237,16 @@ def play_game(
     )
 
 
-def _save_chunk(path: Path, positions: Positions) -> None:
+def save_chunk(path: Path, positions: Positions) -> None:
+    """Write ``positions`` to the chunk file ``path`` (whole or not at all)."""
     partial = path.with_name(path.name + ".partial")
     with partial.open("wb") as file:
         np.savez_compressed(file, **{name: getattr(positions, name) for name in ARRAYS})
     partial.replace(path)
 
 
-def _load_chunk(path: Path) -> Positions:
+def load_chunk(path: Path) -> Positions:
+    """The positions of the chunk file ``path``; a ``ValueError`` if it is not one."""
     with np.load(path, allow_pickle=False) as archive:
         missing = set(ARRAYS) - set(archive.files)
         if missing:
@@ -248,7 +254,8 @@ def _load_chunk(path: Path) -> Positions:
         return Positions(*(archive[name] for name in ARRAYS))
 
 
-def _write_json(path: Path, data: dict[str, Any]) -> None:
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON to ``path`` (whole or not at all)."""
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     partial.replace(path)
@@ -268,7 +275,7 @@ def load_positions(*dirs: str | Path) -> Positions:
     parts = []
     for out in dirs:
         for name in read_progress(out)["chunks"]:
-            parts.append(_load_chunk(Path(out) / name))
+            parts.append(load_chunk(Path(out) / name))
     return Positions.concatenate(parts)
 
 
@@ -338,7 +345,7 @@ def generate(
                 break
         chunk = Positions.concatenate(parts)
         name = f"chunk-{first:06d}.npz"
-        _save_chunk(out / name, chunk)
+        save_chunk(out / name, chunk)
         progress["chunks"].append(name)
         progress["games"] = first + len(parts)
         progress["positions"] += len(chunk)
@@ -347,7 +354,7 @@ def generate(
         progress["date"] = datetime.datetime.now(datetime.timezone.utc).strftime(
             "%Y-%m-%d %H:%M UTC"
         )
-        _write_json(out / PROGRESS, progress)
+        write_json(out / PROGRESS, progress)
         took = time.perf_counter() - t0
         log(f"games {progress['games']:,}  positions {progress['positions']:,}  "
             f"{len(parts) / max(took, 1e-9):.2f} games/s")  # fmt: skip

@@ -43,7 +43,6 @@ __all__ = [
     "disc_slope",
     "fit_and_save",
     "fit_weights",
-    "measure_nets",
     "net_sums",
     "stages_of",
     "tuple_indices",
@@ -69,6 +68,8 @@ class FitConfig:
         iterations: conjugate-gradient iterations at most, per stage.
         overlap: a stage is also fitted on the positions of this many piece counts on either
             side of its own.
+        fit_stages: the stages fitted; the others keep the prior's weights (in discs, by the
+            stage's slope). ``None``: every stage.
     """
 
     stages: int = 6
@@ -79,6 +80,7 @@ class FitConfig:
     seed: int = 0
     iterations: int = 200
     overlap: int = 0
+    fit_stages: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.stages <= 64:
@@ -95,6 +97,12 @@ class FitConfig:
             raise ValueError(f"overlap must be >= 0, got {self.overlap}")
         if self.iterations < 1:
             raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.fit_stages is not None:
+            if not self.fit_stages or not set(self.fit_stages) <= set(range(self.stages)):
+                raise ValueError(f"fit_stages must be stages 0..{self.stages - 1}, got "
+                                 f"{self.fit_stages}")  # fmt: skip
+            if self.prior == "none":
+                raise ValueError("fit_stages keeps the prior's other stages: give a prior")
 
     @classmethod
     def with_defaults(cls, **settings: Any) -> FitConfig:
@@ -260,6 +268,7 @@ def fit_weights(
     overlap: int = 0,
     validation: Positions | None = None,
     log: Callable[[str], None] = print,
+    fit_stages: Sequence[int] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Weights in discs (float64 ``[stages, tables, 3**longest]``) fitted on ``positions``, and
     what the fit did (per stage: positions, slope of the prior, l2, errors, seconds).
@@ -267,7 +276,8 @@ def fit_weights(
     A stage is fitted on the positions of its own piece counts and of ``overlap`` piece counts
     on either side (the weights change smoothly from stage to stage, and a stage sees more
     data). With several ``l2`` values, each stage keeps the one whose weights have the smallest
-    mean absolute error on the ``validation`` positions of the stage's own piece counts.
+    mean absolute error on the ``validation`` positions of the stage's own piece counts. The
+    stages not in ``fit_stages`` (``None``: all are) keep the prior's weights in discs.
     """
     choices = [float(l2)] if isinstance(l2, (int, float)) else [float(x) for x in l2]
     if not choices or (len(choices) > 1 and (validation is None or len(validation) == 0)):
@@ -287,6 +297,9 @@ def fit_weights(
         t0 = time.perf_counter()
         own = np.flatnonzero(stage_of_pieces == s)
         mask = (pieces >= own[0] - overlap) & (pieces <= own[-1] + overlap)
+        if fit_stages is not None and s not in fit_stages:
+            report.append({"stage": s, "kept": "prior", "prior_slope": round(slopes[s], 3)})
+            continue
         if len(own) == 0 or not mask.any():
             report.append({"stage": s, "positions": 0})
             continue
@@ -361,7 +374,8 @@ def fit_and_save(
         commands.extend(progress["commands"])
         sources.append({"dir": str(directory), "settings": progress["config"],
                         "games": progress["games"], "positions": progress["positions"],
-                        "seconds": progress["seconds"]})  # fmt: skip
+                        "seconds": progress["seconds"],
+                        "children": progress.get("children")})  # fmt: skip
     positions = Positions.concatenate(parts)
     if len(positions) == 0:
         raise ValueError("no positions in the data")
@@ -383,6 +397,7 @@ def fit_and_save(
         config.overlap,
         test,
         log,
+        config.fit_stages,
     )
     disc_net = NTupleNet(cells, table, weights.astype(np.float32))
     scale = config.scale
@@ -421,57 +436,3 @@ def fit_and_save(
     save_net(out, net, metadata)
     log(f"saved {out} ({seconds:.0f} s)")
     return metadata
-
-
-# --- measuring --------------------------------------------------------------------------------
-
-
-def measure_nets(
-    data: Sequence[str | Path],
-    nets: Sequence[str],
-    min_empties: int = 20,
-    max_empties: int = 24,
-    *,
-    exact_only: bool = True,
-    scale: float | None = None,
-    log: Callable[[str], None] = print,
-) -> list[dict[str, Any]]:
-    """Each net's error on the positions of ``data`` with ``min_empties..max_empties`` empty
-    squares: MAE in discs with its own SCALE (the metadata's ``scale``, else ``scale``, else
-    the best slope), with the best least-squares slope, and the share of won/lost positions
-    whose winner it predicts. ``nets``: files or ``"shipped"``."""
-    positions = Positions.concatenate([load_positions(d) for d in data])
-    mask = (positions.empties >= min_empties) & (positions.empties <= max_empties)
-    if exact_only:
-        mask &= positions.exact == 1
-    positions = positions.select(mask)
-    if len(positions) == 0:
-        raise ValueError("no positions to measure on")
-    labels = positions.label.astype(np.float64)
-    decided = labels != 0
-    rows = []
-    log(f"{len(positions):,} positions, {min_empties}..{max_empties} empties"
-        f"{', exact labels' if exact_only else ''}")  # fmt: skip
-    for name in nets:
-        if name == "shipped":
-            net, own = load_net(make_game("reversi")), scale
-        else:
-            from boardzoo.learned.ntuple import load_net_metadata
-
-            net, own = load_net_file(name), load_net_metadata(name).get("scale", scale)
-        sums = net_sums(net, positions.bitboards, positions.player)
-        slope = disc_slope(sums, labels)
-        own = slope if own is None else float(own)
-        row = {
-            "net": name,
-            "scale": round(own, 3),
-            "mae": round(float(np.mean(np.abs(own * sums - labels))), 3),
-            "best_slope": round(slope, 3),
-            "mae_best_slope": round(float(np.mean(np.abs(slope * sums - labels))), 3),
-            "sign_agreement": round(
-                float(np.mean(np.sign(sums[decided]) == np.sign(labels[decided]))), 4
-            ),
-        }
-        rows.append(row)
-        log("  ".join(f"{k} {v}" for k, v in row.items()))
-    return rows
