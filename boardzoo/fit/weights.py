@@ -50,6 +50,7 @@ __all__ = [
 
 CELLS = 64  # Reversi 8x8: the board's cells, for the stage of a position
 SCALES = np.geomspace(1.0, 200.0, 600)  # the SCALEs tried by best_scale
+MIN_SLOPE_POSITIONS = 20  # positions of a stage that measure its prior's slope
 
 
 @dataclass(frozen=True)
@@ -246,15 +247,27 @@ def _stage_prior(
     sums = net_sums(prior, positions.bitboards, positions.player)
     old_stage = stages_of(positions.bitboards, prior.weights.shape[0])
     new_stage = stages_of(positions.bitboards, stages)
-    slopes = []
+    slopes: list[float | None] = []
+    sources = []
     for s in range(stages):
         middle = ((2 * s + 1) * CELLS) // (2 * stages)
         source = min(middle * prior.weights.shape[0] // CELLS, prior.weights.shape[0] - 1)
         mask = (new_stage == s) & (old_stage == source)
-        slope = disc_slope(sums[mask], positions.label[mask].astype(np.float64))
-        slopes.append(slope)
-        weights[s] = slope * prior.weights[source]
-    return weights, slopes
+        enough = int(mask.sum()) >= MIN_SLOPE_POSITIONS
+        slopes.append(
+            disc_slope(sums[mask], positions.label[mask].astype(np.float64)) if enough else None
+        )
+        sources.append(source)
+    measured = {s: slope for s, slope in enumerate(slopes) if slope is not None}
+    if not measured:
+        raise ValueError(f"too few positions to convert the prior to discs (need "
+                         f"{MIN_SLOPE_POSITIONS} in a stage)")  # fmt: skip
+    # a stage the data hardly reaches (the first moves before the openings) takes the slope
+    # of the nearest stage that it does reach, not zero weights
+    filled = [measured[min(measured, key=lambda m: abs(m - s))] for s in range(stages)]
+    for s in range(stages):
+        weights[s] = filled[s] * prior.weights[sources[s]]
+    return weights, filled
 
 
 def fit_weights(
