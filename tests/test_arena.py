@@ -690,9 +690,7 @@ def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
     assert result.records[0]["reason"] == "normal"
 
 
-def test_an_agent_that_cannot_play_the_game_stops_the_match_before_anything(
-    tmp_path, monkeypatch
-):
+def test_an_agent_that_cannot_play_the_game_stops_the_match_before_anything(tmp_path, monkeypatch):
     # value_mix needs the game's learned evaluation, which tictactoe does not have: the match
     # stops at once with the reason, instead of forfeiting every game
     monkeypatch.setattr(sys.modules["boardzoo.arena.runner"], "run_games", _no_games)
