@@ -109,15 +109,7 @@ def solved_children(parents: Positions, config: ChildrenConfig) -> Positions:
             labels.append(row[3])
             empties.append(int(parents.empties[i]) - 1)
             games.append(int(parents.game[i]))
-    n = len(labels)
-    return Positions(
-        np.array(boards, dtype=np.uint64).reshape(n, 2),
-        np.array(players, dtype=np.int8),
-        np.array(labels, dtype=np.int16),
-        np.array(empties, dtype=np.int8),
-        np.ones(n, dtype=np.int8),
-        np.array(games, dtype=np.int32),
-    )
+    return Positions.of_rows(boards, players, labels, empties, [1] * len(labels), games)
 
 
 def add_children(

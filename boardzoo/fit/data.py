@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -121,6 +121,25 @@ class Positions:
 
     def __len__(self) -> int:
         return int(self.player.shape[0])
+
+    @staticmethod
+    def of_rows(
+        boards: Sequence[tuple[int, int]],
+        players: Sequence[int],
+        labels: Sequence[int],
+        empties: Sequence[int],
+        exact: Sequence[int],
+        games: Sequence[int],
+    ) -> Positions:
+        """Positions from one list per array (``boards``: the two bitboards of each)."""
+        return Positions(
+            np.array(boards, dtype=np.uint64).reshape(len(labels), 2),
+            np.array(players, dtype=np.int8),
+            np.array(labels, dtype=np.int16),
+            np.array(empties, dtype=np.int8),
+            np.array(exact, dtype=np.int8),
+            np.array(games, dtype=np.int32),
+        )
 
     def select(self, mask: np.ndarray) -> Positions:
         """The positions where ``mask`` (bool ``[n]``) holds."""
@@ -226,15 +245,7 @@ def play_game(
     for i in range(len(labels)):
         if not exact[i]:  # before the first solved position, or a solve that gave up
             labels[i] = value if players[i] == who else -value
-    n = len(labels)
-    return Positions(
-        np.array(boards, dtype=np.uint64).reshape(n, 2),
-        np.array(players, dtype=np.int8),
-        np.array(labels, dtype=np.int16),
-        np.array(empties, dtype=np.int8),
-        np.array(exact, dtype=np.int8),
-        np.full(n, index, dtype=np.int32),
-    )
+    return Positions.of_rows(boards, players, labels, empties, exact, [index] * len(labels))
 
 
 def save_chunk(path: Path, positions: Positions) -> None:
