@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import pytest
 
+import boardzoo
 from boardzoo.agents import RandomAgent
 from boardzoo.agents.base import Agent, env_state
 from boardzoo.agents.registry import AGENT_CLASSES, AgentSpecError, register_agent
@@ -704,6 +705,11 @@ def test_an_agent_that_cannot_play_the_game_stops_the_match_before_anything(tmp_
     with pytest.raises(AgentSpecError, match="cannot play tictactoe"):
         tournament("tictactoe", ["random", "greedy", spec], out=folder, progress=False)
     assert not folder.exists()
+    eight = Path(boardzoo.__file__).parent / "learned" / "models" / "reversi-8x8.npz"
+    with pytest.raises(AgentSpecError, match=r"cannot play reversi 6x6: .* are not cells of"):
+        play_match("reversi", ("random", f"engine:net={eight},time_limit=0.05"),
+                   options={"board_size": 6}, games=2, out=out, progress=False)  # fmt: skip
+    assert not out.exists()
     with pytest.raises(AgentSpecError, match="the model plays reversi 4x4, not reversi 6x6"):
         play_match("reversi", ("random", "az:model=reversi-4x4"), options={"board_size": 6},
                    games=2, progress=False)  # fmt: skip

@@ -184,6 +184,11 @@ class EngineAgent(Agent):
 
     # --- the search ----------------------------------------------------------------------------
 
+    def check_game(self, game: Game) -> None:
+        """The evaluation asked for exists for ``game`` and fits it, and multi-ProbCut is
+        calibrated for it: :meth:`prepare`'s checks, without compiling anything."""
+        self._probcut(game, self._net(game))
+
     def _net(self, game: Game) -> tuple[np.ndarray, ...] | None:
         if self._net_file is not None:
             check_net_fits(self._net_file, game, str(self.net))
