@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             result = solve(state, exact=not args.wld, max_empties=64)
             row = {"number": number, "wld": args.wld, "score": result.score,
                    "move": state.game.action_name(result.best_moves[0]),
-                   "nodes": result.nodes, "seconds": round(result.seconds, 3)}  # fmt: skip
+                   "nodes": result.nodes, "seconds": round(result.seconds, 6)}  # fmt: skip
             if args.record is not None:
                 with args.record.open("a") as out:
                     out.write(json.dumps(row) + "\n")
@@ -94,14 +94,17 @@ def main(argv: list[str] | None = None) -> int:
         total_seconds += seconds
         total_nodes += nodes
         empties = 64 - bin(state.black | state.white).count("1")
-        rate = nodes / max(seconds, 1e-9) / 1e6
         print(f"{number:>3} {empties:>7} {move:>4} {score:>+5d} {best:>+9d} "
-              f"{'ok' if ok else 'WRONG':>5} {nodes:>14,} {rate:>9.1f} "
+              f"{'ok' if ok else 'WRONG':>5} {nodes:>14,} {_rate(nodes, seconds):>9} "
               f"{seconds:>8.2f}", flush=True)  # fmt: skip
-    rate = total_nodes / max(total_seconds, 1e-9) / 1e6
     print(f"total: {last - first + 1} positions, {wrong} wrong, {total_nodes:,} nodes, "
-          f"{total_seconds:.1f} s ({rate:.1f} M nodes/s)")  # fmt: skip
+          f"{total_seconds:.1f} s ({_rate(total_nodes, total_seconds)} M nodes/s)")  # fmt: skip
     return 1 if wrong else 0
+
+
+def _rate(nodes: int, seconds: float) -> str:
+    """Millions of nodes a second, or ``-`` for a solve too short to time."""
+    return f"{nodes / seconds / 1e6:.1f}" if seconds >= 0.01 else "-"
 
 
 def _recorded(record: Path | None, wld: bool) -> dict[int, dict[str, object]]:

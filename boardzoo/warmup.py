@@ -41,7 +41,7 @@ from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, Endgame, Enhancements, UCTSettings
 from boardzoo.games.catalog import game_names, make_game
 from boardzoo.learned import load_net
-from boardzoo.search.handover import default_empties
+from boardzoo.search.handover import default_empties, prepare_solver
 from boardzoo.vector import BoardGameVectorEnv
 
 __all__ = ["AGENTS", "PARTS", "WarmUpStep", "main", "warm_up"]
@@ -62,8 +62,12 @@ class WarmUpStep:
 
 
 def _rules(name: str) -> None:
-    """Play a game through every rules kernel the envs and agents call from Python."""
-    state = make_game(name).initial_state()
+    """Play a game through every rules kernel the envs and agents call from Python, and load
+    the game's own exact solver (compiled as it loads)."""
+    game = make_game(name)
+    if game.spec.solver is not None:
+        prepare_solver(game)
+    state = game.initial_state()
     while not state.is_terminal():
         state.legal_action_mask()
         state.planes(state.current_player)

@@ -7,7 +7,8 @@
   for the first player); the FFO endgame positions #1-#19 with their published scores, when
   ``../shared/ffo`` is there.
 - Other games (the search core's exact negamax): TicTacToe from the start is a draw with every
-  first move, and Connect Four positions near the end against ``reference_connect_four``.
+  first move, and Connect Four positions near the end against ``reference_connect_four``
+  (Connect Four's own solver: ``test_connect_four_solver.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import reference_connect_four as c4
 from reference_reversi import RefGame, place, placements
 
 from boardzoo.games import ReversiState, make_game
+from boardzoo.games.connect_four import from_columns
 from boardzoo.search.solver import forget_tables, solve
 
 FFO = Path(__file__).resolve().parents[2] / "shared" / "ffo"
@@ -125,9 +127,16 @@ def test_ffo_1_to_19_get_their_published_scores_and_moves():
 
 
 def test_the_generic_solver_draws_tictactoe_and_solves_late_connect_four():
+    """The search core's exact negamax (games without a solver of their own): TicTacToe through
+    ``solve``; Connect Four (which has its own solver) by calling the negamax directly."""
+    from boardzoo.budget import new_counters
+    from boardzoo.search.exact import NUM_COUNTERS, compiled_exact, new_table
+
     result = solve(make_game("tictactoe").initial_state(), all_moves=True)
     assert result.score == 0 and result.move_scores == dict.fromkeys(range(9), 0)
     game = make_game("connect_four")
+    negamax = compiled_exact(game)["exact_root"]
+    keys, data = new_table(0)
     rng = np.random.default_rng(3)
     checked = 0
     while checked < 20:
@@ -139,7 +148,11 @@ def test_the_generic_solver_draws_tictactoe_and_solves_late_connect_four():
             state, board = state.apply(action), c4.drop(board, action, c4.to_move(board))
         if state.is_terminal():
             continue
-        assert solve(state).score == _c4_value(board)
+        s0, s1 = (np.uint64(b) for b in state.bitboards())
+        counters = new_counters(NUM_COUNTERS)
+        score, _ = negamax(s0, s1, np.int64(state.current_player), game.params, -1, 1, keys,
+                           data, counters)  # fmt: skip
+        assert score == _c4_value(board)
         checked += 1
 
 
@@ -160,9 +173,9 @@ def test_positions_beyond_the_solvers_reach_are_refused_before_any_search(capsys
         solve(start, max_empties=-1)
     with pytest.raises(ValueError, match="table_bits=9 is not allowed"):
         solve(start, table_bits=9)
-    four = make_game("connect_four").initial_state()
-    with pytest.raises(ValueError, match="has 42 empty squares, more than max_empties=14"):
-        solve(four)
+    tictactoe = make_game("tictactoe").initial_state()
+    with pytest.raises(ValueError, match="has 9 empty squares, more than max_empties=5"):
+        solve(tictactoe, max_empties=5)
     from boardzoo.cli import main
 
     assert main(["solve", "reversi"]) == 2
@@ -196,13 +209,11 @@ def test_a_solve_gives_up_at_its_node_budget_and_leaves_nothing_false_behind():
 
 def test_a_solve_gives_up_at_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
     """A 26-empties solve takes minutes; with a clock it stops within milliseconds of it, for
-    Reversi's solver and for the exact negamax (Connect Four after 14 plies)."""
+    Reversi's solver and for Connect Four's (a position with 13 discs that takes about a second)."""
     import time
 
     deep = _to_state(random_endgames(1, 26, seed=13)[0])
-    four = make_game("connect_four").initial_state()
-    for action in (*range(7), *range(7)):  # two rows of alternating colours: no threat yet
-        four = four.apply(action)
+    four = from_columns("2554611615721")
     for state, limit in ((deep, 0.05), (deep, 0.3), (four, 0.05)):
         forget_tables()
         solve(state, max_nodes=1, max_empties=64)  # compiled before it is timed

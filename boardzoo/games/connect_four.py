@@ -113,7 +113,33 @@ SPEC = GameSpec(
     ),
     evaluation_scale=30.0,  # a few open windows; a won or lost tempo (5000) reads as +-1
     ntuples=ntuples,
+    solver="boardzoo.games.connect_four_solver",
+    parse_position=lambda game, text: from_columns(text),
 )
+
+
+def from_columns(text: str) -> ConnectFourState:
+    """The position after the moves ``text``, each a column numbered 1-7 from the left, as the
+    Connect 4 Game Solver writes positions (``"4455"``: red and yellow twice in the centre
+    column, then twice in the next column to the right).
+
+    Raises:
+        ValueError: a character is not a column 1-7, a column is full, or the game was over
+            before a move (the error names the move).
+    """
+    state = ConnectFourState.initial()
+    for number, char in enumerate(text.strip(), start=1):
+        if char not in "1234567":
+            raise ValueError(
+                f"move {number} of {text!r}: {char!r} is not a column; columns are 1-7"
+            )
+        if state.is_terminal():
+            raise ValueError(f"move {number} of {text!r}: the game was over before it")
+        column = int(char) - 1
+        if column not in state.legal_actions():
+            raise ValueError(f"move {number} of {text!r}: column {char} is full")
+        state = state.apply(column)
+    return state
 
 
 def has_four(discs: int) -> bool:

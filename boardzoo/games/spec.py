@@ -168,16 +168,20 @@ class GameSpec:
             for a :class:`Game`: lists of ``(row, col)`` squares (row 0 at the top), each laid
             on the board in every image under the game's symmetries; ``None``: the game has no
             learned evaluation.
-        solver: the module of the game's own exact solver, where it has one (Reversi's, which
-            scores the final disc difference): ``solve(s0, s1, player, params, alpha, beta,
-            table_keys, table_data, counters) -> (score, cell)``, ``new_table(bits)``,
+        solver: the module of the game's own exact solver, where it has one (Reversi's scores
+            the final disc difference, Connect Four's how soon the game is won): ``solve(s0,
+            s1, player, params, alpha, beta, table_keys, table_data, counters) -> (score,
+            cell)``, ``new_table(bits)``,
             ``SCORE_LIMIT``, ``MAX_EMPTIES`` and ``NUM_COUNTERS`` (``counters``: the budget of
             :mod:`boardzoo.budget`, the nodes searched, a node budget, a deadline and a flag the
             solve sets when it gave up, its result then meaningless, then the solver's own;
-            :func:`boardzoo.search.solver.solve`); ``None``:
-            positions are solved by the search core's exact negamax, scoring 1, 0 or -1.
+            :func:`boardzoo.search.solver.solve`), and optionally ``book_scores(state)`` (an
+            opening book's exact score of a position and of its moves, asked first; Connect
+            Four's); ``None``: positions are solved by the search core's exact negamax, scoring
+            1, 0 or -1.
         parse_position: reads a position from the game's own text notation (Reversi's: the
-            64 squares and the side to move of the FFO and OBF files), for ``boardzoo solve
+            64 squares and the side to move of the FFO and OBF files; Connect Four's: the
+            columns played, 1-7), for ``boardzoo solve
             --position``; ``None``: positions are given as move lists only.
         peer_envs: modules of other libraries' AEC envs of this game (PettingZoo's classic
             ones), which ``boardzoo bench`` times next to this game's env.

@@ -5,9 +5,12 @@
     solve(state, exact=False)        # win, draw or loss only: a fraction of the time
     solve(state, all_moves=True)     # the exact score of every legal move
 
-A game with an exact solver of its own (:attr:`~boardzoo.games.spec.GameSpec.solver`; Reversi's
-scores the final disc difference, the empty squares going to the winner, as FFO and Edax count
-it) is solved by it; any other catalog game by the search core's exact negamax
+A game with an exact solver of its own (:attr:`~boardzoo.games.spec.GameSpec.solver`) is solved
+by it: Reversi's scores the final disc difference, the empty squares going to the winner, as FFO
+and Edax count it; Connect Four's scores how soon the game is won, as the Connect 4 Game Solver
+does (``22 - s`` for a win with the mover's ``s``-th disc, 0 a draw, ``s - 22`` a loss to the
+opponent's ``s``-th disc), its first moves answered by its opening book. Any other catalog game
+is solved by the search core's exact negamax
 (:mod:`boardzoo.search.exact`), which scores 1 (the player to move wins), 0 or -1. Either runs
 compiled, to the end of the game; ``time_limit`` (or ``max_nodes``) makes it give up instead
 (``complete`` false): the solver reads the clock every few thousand positions.
@@ -130,6 +133,10 @@ def solve(
     module, run = game_solver(game)
     limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
     check_int("max_empties", limit_empties, 0)
+    booked = getattr(module, "book_scores", None)
+    answer = None if booked is None or state.is_terminal() else booked(state)
+    if answer is not None and (answer[1] or not all_moves):
+        return _from_book(state, run, module, answer, all_moves, table_bits, max_nodes, time_limit)
     empties = (int(game.params[0]) & ~(state.bitboards()[0] | state.bitboards()[1])).bit_count()
     if empties > limit_empties:
         raise ValueError(
@@ -167,6 +174,45 @@ def solve(
     best = max(scores.values())
     moves = tuple(a for a, v in scores.items() if v == best)
     return SolveResult(best, moves, int(counters[NODES]), time.perf_counter() - start, True, scores)
+
+
+def _from_book(
+    state: BoardState,
+    run: Any,
+    module: ModuleType,
+    answer: tuple[int, dict[int, int]],
+    all_moves: bool,
+    table_bits: int,
+    max_nodes: int | None,
+    time_limit: float | None,
+) -> SolveResult:
+    """A solve answered by the game's opening book: the score, and the moves' scores where the
+    book has the children too; else the first move whose child the solver proves to reach the
+    score (a search with a window of one score around it)."""
+    start = time.perf_counter()
+    score, moves = answer
+    if moves:
+        best = tuple(action for action, value in moves.items() if value == score)
+        if all_moves:
+            return SolveResult(score, best, 0, time.perf_counter() - start, True, dict(moves))
+        return SolveResult(score, best[:1], 0, time.perf_counter() - start, True)
+    game = state.game
+    keys, data = _table(game, module, table_bits)
+    counters = new_counters(module.NUM_COUNTERS, max_nodes, time_limit)
+    for action in state.legal_actions():
+        child = state.apply(action)
+        sign = 1 if child.current_player != state.current_player else -1
+        c0, c1 = (np.uint64(b) for b in child.bitboards())
+        target = -sign * score  # the child's score for its player to move, if it reaches score
+        value, _ = run(c0, c1, np.int64(child.current_player), game.params, target - 1,
+                       target + 1, keys, data, counters)  # fmt: skip
+        if counters[ABORTED]:
+            break
+        if value == target:
+            seconds = time.perf_counter() - start
+            return SolveResult(score, (action,), int(counters[NODES]), seconds, True)
+    seconds = time.perf_counter() - start
+    return SolveResult(0, (), int(counters[NODES]), seconds, True, complete=False)
 
 
 def _action(game: Game, state: BoardState, cell: int) -> int:

@@ -1,0 +1,125 @@
+"""Make Connect Four's opening book: every position of the first moves with its exact score.
+
+    python scripts/make_connect_four_book.py --depth 4 --work runs/c4-book
+    python scripts/make_connect_four_book.py --depth 6 --work runs/c4-book --workers 16 --minutes 50
+
+Every position with exactly ``--depth`` discs (one per mirror pair, none finished) is solved by
+the exact solver (:mod:`boardzoo.games.connect_four_solver`), each as it finishes appended to
+``WORK/leaves-DEPTH.jsonl`` (its key, score, nodes and seconds): run the command again and it goes
+on where it stopped; ``--minutes`` stops it in time for the session. Once every position is
+solved, the shallower positions follow by negamax (:func:`~boardzoo.games.connect_four_book.
+complete_book`) and the book is written to ``--out`` (the shipped book by default), with the
+command, the depth, the positions and the solver's seconds and nodes in the JSON beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+from boardzoo.games.connect_four import ConnectFourState
+from boardzoo.games.connect_four_book import (
+    BOOK_PATH,
+    canonical_key,
+    complete_book,
+    positions_at,
+    save_book,
+)
+from boardzoo.search.solver import solve
+
+MAX_DEPTH = 12  # positions with 12 discs: millions; beyond, the search alone is fast
+PROGRESS_EVERY = 20  # positions between two lines of progress
+
+
+def _solve(state: ConnectFourState) -> dict[str, float | int]:
+    """One leaf, exactly; the table is kept between leaves (what it holds stays true)."""
+    result = solve(state, table_bits=24)
+    return {
+        "key": canonical_key(state),
+        "score": result.score,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 4),
+    }
+
+
+def _progress(count: int, total: int, seconds: float) -> None:
+    """A line of progress: positions solved this run, their rate and the time left."""
+    left = (total - count) * seconds / count
+    print(f"{count:,}/{total:,} solved in {seconds / 60:.1f} min, about {left / 60:.0f} min left",
+          flush=True)  # fmt: skip
+
+
+def _done(path: Path) -> dict[int, dict[str, float | int]]:
+    """The leaves already solved in ``path``, by key (a last line cut short is skipped)."""
+    done: dict[int, dict[str, float | int]] = {}
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            done[int(row["key"])] = row
+    return done
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, required=True, help=f"discs, 1..{MAX_DEPTH}")
+    parser.add_argument("--work", type=Path, required=True, help="folder for the solved leaves")
+    parser.add_argument("--out", type=Path, default=BOOK_PATH, help="the book (.npz) to write")
+    parser.add_argument("--workers", type=int, default=1, help="processes solving at once")
+    parser.add_argument("--minutes", type=float, help="stop after this long (run again to go on)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.depth <= MAX_DEPTH:
+        parser.error(f"--depth {args.depth}: give 1..{MAX_DEPTH}")
+    if args.workers < 1:
+        parser.error(f"--workers {args.workers}: give 1 or more")
+    if args.minutes is not None and args.minutes <= 0:
+        parser.error(f"--minutes {args.minutes}: give a positive number")
+    if args.out.suffix != ".npz":
+        parser.error(f"--out {args.out}: the book is an .npz file")
+    args.work.mkdir(parents=True, exist_ok=True)
+    record = args.work / f"leaves-{args.depth}.jsonl"
+    done = _done(record)
+    leaves = list(positions_at(args.depth))
+    todo = [state for state in leaves if canonical_key(state) not in done]
+    print(f"{len(leaves):,} positions with {args.depth} discs; {len(done):,} solved in {record}")
+    start = time.monotonic()
+    stop = None if args.minutes is None else start + 60 * args.minutes
+    if todo:
+        with (
+            multiprocessing.get_context("spawn").Pool(args.workers) as pool,
+            record.open("a") as out,
+        ):
+            for count, row in enumerate(pool.imap_unordered(_solve, todo), start=1):
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                done[int(row["key"])] = row
+                if count % PROGRESS_EVERY == 0 or count == len(todo):
+                    _progress(count, len(todo), time.monotonic() - start)
+                if stop is not None and time.monotonic() > stop:
+                    pool.terminate()
+                    break
+    missing = len(leaves) - sum(canonical_key(state) in done for state in leaves)
+    if missing:
+        print(f"stopped: {missing:,} positions left; run the same command again to go on")
+        return 0
+    scores = complete_book({key: int(row["score"]) for key, row in done.items()}, args.depth)
+    meta = {
+        "command": "python scripts/make_connect_four_book.py " + " ".join(sys.argv[1:]),
+        "leaves": len(leaves),
+        "solver_seconds": round(sum(float(row["seconds"]) for row in done.values()), 1),
+        "solver_nodes": sum(int(row["nodes"]) for row in done.values()),
+        "made": time.strftime("%Y-%m-%d"),
+    }
+    save_book(args.out, scores, args.depth, meta)
+    print(f"wrote {args.out}: {len(scores):,} positions with at most {args.depth} discs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
