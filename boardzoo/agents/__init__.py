@@ -31,6 +31,7 @@ from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.agents.sb3_puct import SB3PUCTAgent
 from boardzoo.agents.search_info import MoveStats, SearchInfo
 from boardzoo.agents.settings import Budget, Enhancements, PUCTSettings, TreeSettings, UCTSettings
+from boardzoo.agents.solver_agent import SolverAgent
 from boardzoo.search.tree import BYTES_PER_NODE
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "SB3Agent",
     "SB3PUCTAgent",
     "SearchInfo",
+    "SolverAgent",
     "TreeSettings",
     "UCTSettings",
     "agent_names",

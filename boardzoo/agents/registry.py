@@ -49,6 +49,7 @@ AGENT_CLASSES: dict[str, str] = {
     "sb3": "boardzoo.agents.sb3_agent:SB3Agent",
     "puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",
     "az": "boardzoo.agents.alphazero:AlphaZeroAgent",
+    "solver": "boardzoo.agents.solver_agent:SolverAgent",
 }
 # Installed packages add agents under this entry-point group (name = "module:Class").
 ENTRY_POINT_GROUP = "boardzoo.agents"

@@ -29,7 +29,7 @@ import numpy as np
 from boardzoo.budget import SHARED, new_counters
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import SolveResult, game_solver, solve
+from boardzoo.search.solver import SolveResult, empties_of, game_solver, solve
 
 __all__ = [
     "SolverTables",
@@ -87,12 +87,6 @@ def default_empties(game: Game) -> tuple[int, int]:
         return 0, 0
     module = importlib.import_module(game.spec.solver)
     return int(getattr(module, "TAKEOVER_EMPTIES", 0)), int(getattr(module, "TREE_EMPTIES", 0))
-
-
-def empties_of(state: BoardState) -> int:
-    """The empty squares of a position."""
-    s0, s1 = state.bitboards()
-    return (int(state.game.params[0]) & ~(s0 | s1)).bit_count()
 
 
 def solve_root(state: BoardState, exact_empties: int, deadline: float | None) -> SolveResult | None:

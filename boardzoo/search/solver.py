@@ -22,7 +22,7 @@ import importlib
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from boardzoo.checks import check_int, check_number
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
-__all__ = ["SolveResult", "forget_tables", "game_solver", "solve"]
+__all__ = ["SolveResult", "empties_of", "forget_tables", "game_solver", "solvable", "solve"]
 
 _TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -133,11 +133,10 @@ def solve(
     module, run = game_solver(game)
     limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
     check_int("max_empties", limit_empties, 0)
-    booked = getattr(module, "book_scores", None)
-    answer = None if booked is None or state.is_terminal() else booked(state)
+    answer = _book_answer(module, state)
     if answer is not None and (answer[1] or not all_moves):
         return _from_book(state, run, module, answer, all_moves, table_bits, max_nodes, time_limit)
-    empties = (int(game.params[0]) & ~(state.bitboards()[0] | state.bitboards()[1])).bit_count()
+    empties = empties_of(state)
     if empties > limit_empties:
         raise ValueError(
             f"this {game.label} position has {empties} empty squares, more than max_empties="
@@ -174,6 +173,29 @@ def solve(
     best = max(scores.values())
     moves = tuple(a for a, v in scores.items() if v == best)
     return SolveResult(best, moves, int(counters[NODES]), time.perf_counter() - start, True, scores)
+
+
+def solvable(state: BoardState, max_empties: int | None = None) -> bool:
+    """Whether :func:`solve` takes ``state`` (its game's opening book has it, or it has at most
+    ``max_empties`` empty squares; ``None``: the solver's own ``MAX_EMPTIES``)."""
+    module, _ = game_solver(state.game)
+    limit = module.MAX_EMPTIES if max_empties is None else max_empties
+    return empties_of(state) <= limit or _book_answer(module, state) is not None
+
+
+def empties_of(state: BoardState) -> int:
+    """The empty squares of a position."""
+    s0, s1 = state.bitboards()
+    return (int(state.game.params[0]) & ~(s0 | s1)).bit_count()
+
+
+def _book_answer(module: ModuleType, state: BoardState) -> tuple[int, dict[int, int]] | None:
+    """The game's opening book's score of ``state`` and its moves' (``{}``: beyond the book),
+    ``None`` if the solver has no book or the book not the position."""
+    booked = getattr(module, "book_scores", None)
+    if booked is None or state.is_terminal():
+        return None
+    return cast("tuple[int, dict[int, int]] | None", booked(state))
 
 
 def _from_book(
