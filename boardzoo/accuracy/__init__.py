@@ -1,0 +1,36 @@
+"""Learners measured against perfect play: labelled positions and the share of right moves.
+
+A labelled set (:mod:`~boardzoo.accuracy.labelled`) holds positions of a game with the exact
+score of every legal move, made from games of varied strength (:mod:`~boardzoo.accuracy.making`);
+:func:`~boardzoo.accuracy.measure.measure_accuracy` gives the share of positions where an agent's
+move keeps the game's result and where it has the best score, with 95% intervals.
+``python benchmarks/accuracy.py GAME SPEC [SPEC ...]`` prints them for any agents.
+"""
+
+from boardzoo.accuracy.labelled import (
+    LabelledPosition,
+    LabelledSet,
+    append_positions,
+    read_labelled,
+    result_of,
+    shipped_set_path,
+    write_header,
+)
+from boardzoo.accuracy.making import PAIRINGS, LabelConfig, make_labelled
+from boardzoo.accuracy.measure import Accuracy, Share, measure_accuracy
+
+__all__ = [
+    "PAIRINGS",
+    "Accuracy",
+    "LabelConfig",
+    "LabelledPosition",
+    "LabelledSet",
+    "Share",
+    "append_positions",
+    "make_labelled",
+    "measure_accuracy",
+    "read_labelled",
+    "result_of",
+    "shipped_set_path",
+    "write_header",
+]
