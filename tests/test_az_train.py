@@ -55,6 +55,9 @@ def test_a_quick_run_writes_models_metrics_and_a_checkpoint(tmp_path):
     rows = (out / "metrics.csv").read_text().splitlines()
     assert rows[0].startswith("iteration,games,positions") and len(rows) == 3
     assert "score_vs_random" in rows[0] and "elo_vs_random" in rows[0]
+    # the policy against perfect play, on the shipped TicTacToe labelled set
+    last = summary.metrics[-1]
+    assert 30 < last["policy_keeps_result"] <= 100 and last["policy_best_score"] <= 100
     meta = json.loads((out / "model.json").read_text())
     assert meta["metadata"]["iteration"] == 2 and meta["metadata"]["game"] == "tictactoe"
     # every position recorded is one where the mover had a choice: at most 9 plies a game

@@ -12,9 +12,11 @@ evaluates it against a fixed panel through the arena, and commits a checkpoint. 
 ``models/iteration-NNNN.pt``      the model after each iteration (with its ``.json``)
 ``checkpoint/``                   learner (network, optimiser, generator), replay buffer,
                                   counters and metrics: what ``--resume`` continues from
-``metrics.csv``                   a row per iteration: games, positions, losses, time, and the
-                                  score and Elo difference against each panel agent
-``elo.png``                       the Elo differences over the iterations
+``metrics.csv``                   a row per iteration: games, positions, losses, time, the
+                                  score and Elo difference against each panel agent, and the
+                                  policy's accuracy on the game's labelled set (the share of
+                                  moves that keep the result and that have the best score)
+``elo.png``                       the Elo differences and the accuracy over the iterations
 ``tensorboard/``                  the same figures for TensorBoard, when it is installed
 ================================  ===========================================================
 
@@ -41,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.accuracy import measure_accuracy, read_labelled, shipped_set_path
+from boardzoo.agents.registry import make_agent
 from boardzoo.arena import play_match
 from boardzoo.arena.seeds import derive_seed
 from boardzoo.az.checkpoint import CHECKPOINT_FORMAT, commit_checkpoint, recover_checkpoint
@@ -59,6 +63,7 @@ from boardzoo.search.batched import BatchedSearch, PUCTConfig
 from boardzoo.search.evaluators import encode
 
 __all__ = [
+    "ACCURACY_POSITIONS",
     "DEFAULT_PANEL",
     "QUICK",
     "TrainSettings",
@@ -66,6 +71,9 @@ __all__ = [
     "settings_from",
     "train",
 ]
+
+
+ACCURACY_POSITIONS = 500  # of the labelled set, measured after each evaluation (a few seconds)
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,25 @@ def _evaluate(settings: TrainSettings, model: Path, iteration: int) -> dict[str,
         )  # fmt: skip
         row[f"score_vs_{opponent}"] = round(result.score, 4)
         row[f"elo_vs_{opponent}"] = round(result.elo, 1)
+    row.update(_policy_accuracy(settings, model))
     return row
+
+
+def _policy_accuracy(settings: TrainSettings, model: Path) -> dict[str, float]:
+    """The network's policy alone (one simulation, no solver) on the first
+    :data:`ACCURACY_POSITIONS` positions of the game's shipped labelled set: the shares (in %)
+    where its move keeps the game's result and where it has the best score; none without a
+    set."""
+    game = make_game(settings.game, **settings.options)
+    path = shipped_set_path(game)
+    if not path.is_file():
+        return {}
+    agent = make_agent(f"az:model={model},simulations=1,exact_empties=0,solve_empties=0", seed=0)
+    accuracy = measure_accuracy(agent, read_labelled(path), ACCURACY_POSITIONS)
+    return {
+        "policy_keeps_result": round(100 * accuracy.keeps.value, 2),
+        "policy_best_score": round(100 * accuracy.best.value, 2),
+    }
 
 
 # --- the run --------------------------------------------------------------------------------------

@@ -15,8 +15,16 @@ from boardzoo.learned.files import atomic_write, atomic_write_text
 __all__ = ["Progress", "open_tensorboard", "summary_line", "write_metrics"]
 
 
+# The accuracy columns of a row (boardzoo.az.train), with their labels in the plot.
+ACCURACY_COLUMNS = {
+    "policy_keeps_result": "keeps the result",
+    "policy_best_score": "best score",
+}
+
+
 def write_metrics(out: Path, rows: Sequence[Mapping[str, Any]]) -> None:
-    """``metrics.csv`` and ``elo.png`` from every iteration's row."""
+    """``metrics.csv`` and ``elo.png`` (the Elo differences, and the policy's accuracy where
+    the game has a labelled set) from every iteration's row."""
     if not rows:
         return
     columns: list[str] = []
@@ -28,23 +36,30 @@ def write_metrics(out: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     writer.writerows(rows)
     atomic_write_text(buffer.getvalue(), out / "metrics.csv")
     elo_columns = [c for c in columns if c.startswith("elo_vs_")]
-    if not elo_columns:
+    accuracy_columns = [c for c in ACCURACY_COLUMNS if c in columns]
+    if not elo_columns and not accuracy_columns:
         return
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(7, 4))
-    for column in elo_columns:
-        points = [(r["iteration"], r[column]) for r in rows if column in r]
-        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o",
-                  label=column.removeprefix("elo_vs_"))  # fmt: skip
-    axes.axhline(0.0, color="grey", linewidth=0.8)
-    axes.set_xlabel("iteration")
-    axes.set_ylabel("Elo difference (clipped at ±1000)")
-    axes.set_title("AlphaZero against the panel")
-    axes.legend(fontsize="small")
+    panels = [part for part in (elo_columns, accuracy_columns) if part]
+    figure, all_axes = plt.subplots(len(panels), 1, figsize=(7, 4 * len(panels)), squeeze=False)
+    for axes, part in zip(all_axes[:, 0], panels, strict=True):
+        for column in part:
+            points = [(r["iteration"], r[column]) for r in rows if r.get(column, "") != ""]
+            label = ACCURACY_COLUMNS.get(column, column.removeprefix("elo_vs_"))
+            axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
+        axes.set_xlabel("iteration")
+        axes.legend(fontsize="small")
+        if part is elo_columns:
+            axes.axhline(0.0, color="grey", linewidth=0.8)
+            axes.set_ylabel("Elo difference (clipped at ±1000)")
+            axes.set_title("AlphaZero against the panel")
+        else:
+            axes.set_ylabel("% of the labelled positions")
+            axes.set_title("The policy alone against perfect play")
     figure.tight_layout()
     atomic_write(out / "elo.png", lambda file: figure.savefig(file, format="png", dpi=100), "wb")
     plt.close(figure)
@@ -60,7 +75,8 @@ def open_tensorboard(out: Path) -> Any:
 
 
 def summary_line(row: Mapping[str, Any], games_per_second: float) -> str:
-    """``iteration 3: 128 games (4.1/s), loss 2.31 (policy 1.90, value 0.41), Elo vs ...``."""
+    """``iteration 3: 128 games (4.1/s), loss 2.31 (policy 1.90, value 0.41), Elo vs ...,
+    policy keeps the result 93.1% (best score 80.2%)``."""
     text = f"iteration {row['iteration']}: {row['games']} games ({games_per_second:.1f}/s)"
     if row.get("loss") != "":
         text += (
@@ -70,6 +86,11 @@ def summary_line(row: Mapping[str, Any], games_per_second: float) -> str:
     elos = [(k.removeprefix("elo_vs_"), v) for k, v in row.items() if k.startswith("elo_vs_")]
     if elos:
         text += ", Elo vs " + ", ".join(f"{name} {value:+.0f}" for name, value in elos)
+    if "policy_keeps_result" in row:
+        text += (
+            f", policy keeps the result {row['policy_keeps_result']:.1f}%"
+            f" (best score {row['policy_best_score']:.1f}%)"
+        )
     return text
 
 
