@@ -1,7 +1,7 @@
 """How often agents play a perfect player's move, on a game's labelled positions.
 
-    python benchmarks/accuracy.py connect_four az:simulations=1 az:time_limit=0.1 solver
-    python benchmarks/accuracy.py reversi --size 4 az:simulations=1 solver random
+    python benchmarks/accuracy.py connect_four az:time_limit=0.1 mcts:time_limit=0.1 solver
+    python benchmarks/accuracy.py reversi --size 4 az:simulations=1,exact_empties=0,solve_empties=0
     python benchmarks/accuracy.py tictactoe mcts:simulations=100 --set my-set.jsonl --limit 500
 
 For each agent spec this prints the share of positions where its move keeps the game's result (a
@@ -9,8 +9,9 @@ won position stays won, a drawn one drawn) and where it has the exact solver's b
 fastest win, the slowest loss), each with its 95% Wilson interval, the same two over the critical
 positions alone (where some move changes the result), and the seconds a move. The positions are
 the game's shipped labelled set (``boardzoo/games/data/labelled-GAME.jsonl``, made by
-``scripts/make_labelled_set.py``) unless ``--set`` names another. ``az:simulations=1`` is the
-network's policy alone.
+``scripts/make_labelled_set.py``) unless ``--set`` names another. The network's policy alone is
+``az:simulations=1,exact_empties=0,solve_empties=0`` (``az`` hands Reversi and Connect Four
+endgames to the solver by default).
 """
 
 from __future__ import annotations

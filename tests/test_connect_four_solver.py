@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import reference_connect_four as ref
 
+from boardzoo.agents import make_agent
 from boardzoo.cli import main
 from boardzoo.games.catalog import make_game
 from boardzoo.games.connect_four import from_columns
@@ -32,6 +33,7 @@ from boardzoo.games.connect_four_book import (
     save_book,
     shipped_book,
 )
+from boardzoo.search.handover import default_empties
 from boardzoo.search.solver import forget_tables, solve
 
 GAME = make_game("connect_four")
@@ -191,3 +193,16 @@ def test_positions_in_column_notation_and_their_errors(capsys):
             from_columns(text)
         assert main(["solve", "connect_four", "--position", text]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_the_searches_hand_connect_four_endgames_to_the_solver():
+    """``mcts:preset=strong`` and ``az`` solve Connect Four roots with at most 30 empty cells and
+    tree nodes with at most 20 (the solver's measured thresholds): their move is a best one."""
+    assert default_empties(GAME) == (30, 20)
+    agent = make_agent("mcts:preset=strong,simulations=50", seed=0)
+    for state, board in random_positions(5, 8, 12, seed=40):
+        player = ref.to_move(board)
+        want = {c: -reference_score(ref.drop(board, c, player)) for c in ref.legal_columns(board)}
+        info = agent.search(state)
+        assert info.extra["solved"] == "exact" and info.extra["score"] == max(want.values())
+        assert want[info.action] == max(want.values())

@@ -94,10 +94,12 @@ SPEC = GameSpec(
     env_module="boardzoo.envs.connect_four_v0",
     aec_id="boardzoo/connect-four-v0",
     peer_envs=("pettingzoo.classic.connect_four_v3",),
-    # Playouts to the end, blended with minimax backups of the hand-made evaluation. Not
-    # separated from plain UCT (55.0% at 0.1 s a move over 30 games, 50.0% at 1 s over 40): no
-    # option or combination was, on Connect Four (experiments/enhancements.py).
-    presets={"strong": {"minimax_weight": 0.3}},
+    # Playouts to the end, blended with minimax backups of the hand-made evaluation (not
+    # separated from plain UCT: 55.0% at 0.1 s a move over 30 games, 50.0% at 1 s over 40; no
+    # option or combination was, on Connect Four: experiments/enhancements.py), and the endgame
+    # handed to the solver at its own thresholds (None: TAKEOVER_EMPTIES at the root,
+    # TREE_EMPTIES in the tree; boardzoo.search.handover).
+    presets={"strong": {"minimax_weight": 0.3, "exact_empties": None, "solve_empties": None}},
     gym_id="boardzoo/ConnectFour-v0",
     look=Look(
         frame=(16, 48, 132),
