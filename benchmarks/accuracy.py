@@ -11,14 +11,19 @@ positions alone (where some move changes the result), and the seconds a move. Th
 the game's shipped labelled set (``boardzoo/games/data/labelled-GAME.jsonl``, made by
 ``scripts/make_labelled_set.py``) unless ``--set`` names another. The network's policy alone is
 ``az:simulations=1,exact_empties=0,solve_empties=0`` (``az`` hands Reversi and Connect Four
-endgames to the solver by default).
+endgames to the solver by default). Numeric libraries use one thread (``OMP_NUM_THREADS=1``
+unless it is set): the positions are evaluated one at a time, and two threads of a small
+network wait on each other far longer than they compute, more so on a busy machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # before torch is imported
 
 from boardzoo.accuracy import measure_accuracy, read_labelled, shipped_set_path
 from boardzoo.agents.registry import AgentSpecError, make_agent

@@ -117,9 +117,11 @@ def test_bad_files_name_the_line(tmp_path):
         read_labelled(tmp_path / "missing.jsonl")
 
 
-def test_the_benchmark_prints_each_agents_shares(capsys):
+def test_the_benchmark_prints_each_agents_shares(capsys, monkeypatch):
     import importlib.util
     from pathlib import Path
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # what the script sets, undone after the test
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "accuracy.py"
     spec = importlib.util.spec_from_file_location("accuracy_benchmark", path)
