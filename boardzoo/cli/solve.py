@@ -25,7 +25,8 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "--position",
         metavar="TEXT",
         help="the position in the game's notation (Reversi: the 64 squares a1..h8 of X, O and - "
-        "and the side to move, as in the FFO files)",
+        "and the side to move, as in the FFO files; Connect Four: the columns played, 1-7, as "
+        "in 4455)",
     )
     where.add_argument(
         "--moves",
@@ -40,7 +41,8 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="solve positions with up to N empty squares (default: the solver's own limit, "
-        "Reversi's 30: beyond, a solve may take hours)",
+        "Reversi's 30, Connect Four's 38 beyond its opening book: beyond, a solve may take "
+        "hours)",
     )
     parser.add_argument(
         "--time-limit",
