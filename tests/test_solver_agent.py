@@ -51,7 +51,7 @@ def test_perfect_reversi_4x4_second_player_wins_by_ten():
 
 def test_connect_four_moves_keep_the_best_score():
     agent = make_agent("solver")
-    for state, board in random_positions(15, 6, 12, seed=21):
+    for state, board in random_positions(15, 6, 10, seed=21):
         player = ref.to_move(board)
         want = {c: -reference_score(ref.drop(board, c, player)) for c in ref.legal_columns(board)}
         assert want[agent.act(state)] == max(want.values())
