@@ -59,6 +59,8 @@ def test_a_set_made_in_two_sittings_is_the_set_made_in_one(tmp_path):
     make_labelled(TICTACTOE, whole, config, "test", log=lambda _: None)
     make_labelled(TICTACTOE, halves, config, "test", minutes=1e-9, log=lambda _: None)
     assert len(read_labelled(halves)) < 40  # stopped early
+    with halves.open("a") as out:  # a run killed while writing a line
+        out.write('{"moves": [4, 0], "sour')
     make_labelled(TICTACTOE, halves, config, "test", log=lambda _: None)
     assert whole.read_text() == halves.read_text()
     with pytest.raises(ValueError, match="made with"):

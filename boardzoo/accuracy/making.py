@@ -115,6 +115,7 @@ def make_labelled(
         "pairings": [list(p) for p in PAIRINGS],
     }
     if path.is_file():
+        _drop_cut_line(path)
         existing = read_labelled(path)
         if existing.game.label != game.label or existing.header.get("settings") != settings:
             raise ValueError(
@@ -152,6 +153,13 @@ def make_labelled(
             log(f"game {index} ({' vs '.join(pairing)}): {count}/{config.positions} positions")
         index += 1
     return count
+
+
+def _drop_cut_line(path: Path) -> None:
+    """Cut a last line that a stopped run left half-written (every whole line ends in a newline)."""
+    text = path.read_text()
+    if text and not text.endswith("\n"):
+        path.write_text(text[: text.rfind("\n") + 1])
 
 
 def _key(state: BoardState) -> tuple[int, int, int]:
