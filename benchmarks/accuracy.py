@@ -39,14 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N positions")
     parser.add_argument("--seed", type=int, default=0, help="the agents' seed (default 0)")
     args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error(f"--limit {args.limit}: give 1 or more")
     options = {"board_size": args.size} if args.size is not None else {}
     try:
         game = make_game(args.game, **options)
         agents = [make_agent(spec, seed=args.seed) for spec in args.specs]
     except (AgentSpecError, ValueError) as error:
         parser.error(str(error))
-    if args.limit is not None and args.limit < 1:
-        parser.error(f"--limit {args.limit}: give 1 or more")
     path = args.set if args.set is not None else shipped_set_path(game)
     try:
         labelled = read_labelled(path)

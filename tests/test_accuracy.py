@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from reference_reversi import RefGame
 from reference_tictactoe import ttt_value
@@ -23,6 +24,7 @@ from boardzoo.accuracy import (
     LabelConfig,
     make_labelled,
     measure_accuracy,
+    measure_policy,
     read_labelled,
     shipped_set_path,
 )
@@ -51,6 +53,24 @@ def test_the_shipped_reversi_4x4_set_is_scored_as_a_plain_negamax_scores_it():
         for action in position.moves:
             game = game.play(action)
         assert position.scores == reference_move_scores(game)
+
+
+def test_the_shipped_reversi_8x8_endgames_are_scored_as_a_plain_negamax_scores_them():
+    labelled = read_labelled(shipped_set_path(make_game("reversi", board_size=8)))
+    assert len(labelled) >= 1500
+    checked = 0
+    for position in labelled.positions:
+        if len(position.moves) < 55:  # (60 squares: 5 or fewer empty needs 55 discs played)
+            continue
+        game = RefGame.start(8)
+        for action in position.moves:
+            game = game.play(action)
+        if sum(row.count(".") for row in game.board) <= 4:  # a plain negamax is quick there
+            assert position.scores == reference_move_scores(game)
+            checked += 1
+            if checked == 40:
+                break
+    assert checked == 40
 
 
 def test_a_set_made_in_two_sittings_is_the_set_made_in_one(tmp_path):
@@ -101,6 +121,36 @@ def test_the_measure_counts_kept_results_and_best_scores():
     single = sum(1 for p in positions if len(set(p.scores.values())) == 1)
     assert measured.best.hits == single
     assert str(perfect.keeps).startswith("100.0% [98.")
+
+
+class ScoresAsLogits:
+    """An evaluator whose logits are the labelled scores of the moves (``sign`` times)."""
+
+    def __init__(self, positions, game, sign):
+        self.by_key = {}
+        for position in positions:
+            logits = np.zeros(game.num_actions, np.float32)
+            for move, score in position.scores.items():
+                logits[move] = sign * score
+            state = position.state(game)
+            self.by_key[state.planes(state.current_player).astype(np.int8).tobytes()] = logits
+
+    def __call__(self, observations, masks):
+        rows = [
+            self.by_key[np.moveaxis(obs, 0, -1).astype(np.int8).tobytes()] for obs in observations
+        ]
+        return np.stack(rows), np.zeros(len(rows), np.float32)
+
+
+def test_the_policy_measure_scores_the_moves_of_the_highest_logits():
+    labelled = read_labelled(shipped_set_path(REVERSI_4))
+    positions = labelled.positions[:300]
+    best = measure_policy(ScoresAsLogits(positions, REVERSI_4, 1), labelled, 300, batch=64)
+    assert best.keeps.hits == best.best.hits == 300
+    worst = measure_policy(ScoresAsLogits(positions, REVERSI_4, -1), labelled, 300, batch=7)
+    quiet = sum(1 for p in positions if len({(v > 0) - (v < 0) for v in p.scores.values()}) == 1)
+    assert worst.keeps.hits == quiet
+    assert worst.best.hits == sum(1 for p in positions if len(set(p.scores.values())) == 1)
 
 
 def test_bad_files_name_the_line(tmp_path):

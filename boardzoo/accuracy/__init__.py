@@ -3,7 +3,9 @@
 A labelled set (:mod:`~boardzoo.accuracy.labelled`) holds positions of a game with the exact
 score of every legal move, made from games of varied strength (:mod:`~boardzoo.accuracy.making`);
 :func:`~boardzoo.accuracy.measure.measure_accuracy` gives the share of positions where an agent's
-move keeps the game's result and where it has the best score, with 95% intervals.
+move keeps the game's result and where it has the best score, with 95% intervals;
+:func:`~boardzoo.accuracy.measure.measure_policy` the same for a network's policy alone, in
+batches.
 ``python benchmarks/accuracy.py GAME SPEC [SPEC ...]`` prints them for any agents.
 """
 
@@ -17,7 +19,7 @@ from boardzoo.accuracy.labelled import (
     write_header,
 )
 from boardzoo.accuracy.making import PAIRINGS, LabelConfig, make_labelled
-from boardzoo.accuracy.measure import Accuracy, Share, measure_accuracy
+from boardzoo.accuracy.measure import Accuracy, Share, measure_accuracy, measure_policy
 
 __all__ = [
     "PAIRINGS",
@@ -29,6 +31,7 @@ __all__ = [
     "append_positions",
     "make_labelled",
     "measure_accuracy",
+    "measure_policy",
     "read_labelled",
     "result_of",
     "shipped_set_path",

@@ -15,14 +15,18 @@ result: the positions where a mistake is possible. The agent starts afresh at ev
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from boardzoo.accuracy.labelled import LabelledSet, result_of
+import numpy as np
+
+from boardzoo.accuracy.labelled import LabelledPosition, LabelledSet, result_of
 from boardzoo.agents.base import Agent
 from boardzoo.arena.ratings import wilson_interval
+from boardzoo.checks import check_int
+from boardzoo.search.evaluators import Evaluator, encode
 
-__all__ = ["Accuracy", "Share", "measure_accuracy"]
+__all__ = ["Accuracy", "Share", "measure_accuracy", "measure_policy"]
 
 
 @dataclass(frozen=True)
@@ -85,14 +89,53 @@ def measure_accuracy(
     agent.check_game(game)
     agent.prepare(game)
     positions = labelled.positions[:limit] if limit is not None else labelled.positions
-    keeps = best = keeps_critical = best_critical = critical = 0
+    moves = []
     start = time.perf_counter()
     for number, position in enumerate(positions, start=1):
         agent.reset()
-        move = agent.act(position.state(game))
+        moves.append(agent.act(position.state(game)))
+        if progress is not None:
+            progress(number, len(positions))
+    seconds = (time.perf_counter() - start) / max(len(positions), 1)
+    return _tally(positions, moves, seconds, repr(agent))
+
+
+def measure_policy(
+    evaluator: Evaluator, labelled: LabelledSet, limit: int | None = None, batch: int = 512
+) -> Accuracy:
+    """The network's policy alone on ``labelled`` (the first ``limit`` positions), scored: in
+    every position the legal action of the highest logit (the lowest action on a tie), one
+    batched call of ``evaluator`` per ``batch`` positions. The same moves as
+    ``az:simulations=1,exact_empties=0,solve_empties=0`` with that network, without an agent's
+    cost per position.
+
+    Raises:
+        ValueError: ``batch`` below 1.
+    """
+    batch = check_int("batch", batch, 1)
+    game = labelled.game
+    positions = labelled.positions[:limit] if limit is not None else labelled.positions
+    moves: list[int] = []
+    start = time.perf_counter()
+    for first in range(0, len(positions), batch):
+        states = [position.state(game) for position in positions[first : first + batch]]
+        observations, masks = encode(game, states)
+        logits, _ = evaluator(observations, masks)
+        masked = np.where(masks, np.asarray(logits, dtype=np.float64), -np.inf)
+        moves.extend(int(move) for move in np.argmax(masked, axis=1))
+    seconds = (time.perf_counter() - start) / max(len(positions), 1)
+    return _tally(positions, moves, seconds, "the policy")
+
+
+def _tally(
+    positions: Sequence[LabelledPosition], moves: Sequence[int], seconds: float, who: str
+) -> Accuracy:
+    """The shares of ``moves`` (one a position) that keep the result and have the best score."""
+    keeps = best = keeps_critical = best_critical = critical = 0
+    for number, (position, move) in enumerate(zip(positions, moves, strict=True), start=1):
         if move not in position.scores:
             raise ValueError(
-                f"{agent!r} played {move} in position {number} (moves {list(position.moves)}), "
+                f"{who} played {move} in position {number} (moves {list(position.moves)}), "
                 f"not a legal action ({sorted(position.scores)})"
             )
         kept = result_of(position.scores[move]) == result_of(position.best)
@@ -103,10 +146,7 @@ def measure_accuracy(
             critical += 1
             keeps_critical += kept
             best_critical += top
-        if progress is not None:
-            progress(number, len(positions))
     total = len(positions)
-    seconds = (time.perf_counter() - start) / max(total, 1)
     return Accuracy(
         Share(keeps, total),
         Share(best, total),

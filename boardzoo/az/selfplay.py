@@ -2,12 +2,20 @@
 
 Every position where the player to move had a choice becomes one training example: the
 observation the network sees, the legal mask, the search's policy target (visit counts for
-PUCT, the improved policy for Gumbel AlphaZero) and, once the game is over, its result from the
-point of view of the player who moved there (+1 win, 0 draw, -1 loss). Forced moves (a single
+PUCT, the improved policy for Gumbel AlphaZero) and a value target: once the game is over, its
+result from the point of view of the player who moved there (+1 win, 0 draw, -1 loss), mixed
+with the search's value of the position when ``value_mix`` > 0 (``(1 - m) * result + m *
+search value``: less noisy than the result alone, and exact where the search reached the
+solver). Forced moves (a single
 legal action, such as Reversi's pass) are played without a search; with ``record_forced`` their
 positions are recorded too, with the forced move as the policy target, so the value head learns
 positions the search meets as leaves but never has to choose in (on Reversi 4x4, 60% of the
 reachable positions).
+
+Playout cap randomisation (Wu, "Accelerating Self-Play Learning in Go", 2019, as KataGo): with
+``full_search_share`` below 1, each move is a full search (``simulations``, with noise,
+recorded) with that probability, else a fast one (``fast_simulations``, no noise, not
+recorded): the games go faster and every recorded target still comes from a full search.
 
 All games in flight are searched together: one :meth:`BatchedSearch.search` call per ply of
 every game, so the network sees one batch per simulation step of all of them.
@@ -20,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from boardzoo.checks import check_number
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.search.batched import BatchedSearch
@@ -44,6 +53,11 @@ class SelfPlayConfig:
             of Gumbel-top-k sampling (Gumbel AlphaZero; without it every game is the same).
         record_forced: also record the positions with a single legal action (played without a
             search), the forced move as their policy target.
+        full_search_share: the probability that a move gets the full search and is recorded
+            (playout cap randomisation); 1: every move.
+        fast_simulations: simulations of the other moves (>= 1 when ``full_search_share`` < 1).
+        value_mix: the weight ``m`` of the search's value in the value target, in ``[0, 1]``
+            (0: the game's result alone).
     """
 
     simulations: int = 32
@@ -51,12 +65,27 @@ class SelfPlayConfig:
     opening_plies: int = 0
     add_noise: bool = True
     record_forced: bool = False
+    full_search_share: float = 1.0
+    fast_simulations: int = 0
+    value_mix: float = 0.0
 
     def __post_init__(self) -> None:
-        for name, least in (("simulations", 1), ("temperature_plies", 0), ("opening_plies", 0)):
+        for name, least in (
+            ("simulations", 1), ("temperature_plies", 0), ("opening_plies", 0),
+            ("fast_simulations", 0),
+        ):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+        share = check_number("full_search_share", self.full_search_share, 0.0, 1.0, True)
+        object.__setattr__(self, "full_search_share", share)
+        mix = check_number("value_mix", self.value_mix, 0.0, 1.0, False)
+        object.__setattr__(self, "value_mix", mix)
+        if self.full_search_share < 1 and self.fast_simulations < 1:
+            raise ValueError(
+                f"full_search_share={self.full_search_share} needs fast_simulations >= 1 for "
+                "the other moves, got 0"
+            )
 
 
 @dataclass
@@ -67,23 +96,29 @@ class SelfPlayGames:
         observations: int8 ``[P, 2, rows, cols]``, as the network sees them.
         masks: bool ``[P, num_actions]``, the legal actions.
         policies: float32 ``[P, num_actions]``, the search's policy targets.
-        values: float32 ``[P]``, each game's result for the player who moved there.
+        values: float32 ``[P]``, the value targets: each game's result for the player who
+            moved there, mixed with ``search_values`` by ``value_mix``.
+        search_values: float32 ``[P]``, the search's value of each position for its mover: the
+            mean value of the move played (the result itself for a forced move).
         winners: per game, the winning player (0 or 1) or ``None`` for a draw.
         moves: per game, its actions from the start position, forced ones included.
         lengths: per game, the number of plies.
         openings: per game, the random plies it started with.
         simulations: simulations run in all.
+        searches: full searches (recorded) and fast ones, in all.
     """
 
     observations: np.ndarray
     masks: np.ndarray
     policies: np.ndarray
     values: np.ndarray
+    search_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     winners: list[int | None] = field(default_factory=list)
     moves: list[list[int]] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     openings: list[int] = field(default_factory=list)
     simulations: int = 0
+    searches: tuple[int, int] = (0, 0)
 
     @property
     def positions(self) -> int:
@@ -99,15 +134,19 @@ class _Game:
     observations: list[np.ndarray] = field(default_factory=list)
     masks: list[np.ndarray] = field(default_factory=list)
     policies: list[np.ndarray] = field(default_factory=list)
+    search_values: list[float] = field(default_factory=list)  # nan: forced, the result stands
     movers: list[int] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     opening: int = 0
 
-    def record(self, observation: np.ndarray, mask: np.ndarray, policy: np.ndarray) -> None:
+    def record(
+        self, observation: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: float
+    ) -> None:
         """Keep the position to move as a training example (its result comes at the end)."""
         self.observations.append(observation.astype(np.int8))
         self.masks.append(mask)
         self.policies.append(policy.astype(np.float32))
+        self.search_values.append(value)
         self.movers.append(self.state.current_player)
 
     def play(self, action: int) -> None:
@@ -176,6 +215,7 @@ def play_games(
     active = [start() for _ in range(min(count, search.batch_size))]
     finished: list[_Game] = []
     simulations = 0
+    searches = [0, 0]
     while active:
         # forced moves need no search
         for item in active:
@@ -185,23 +225,34 @@ def play_games(
                     observation, mask = encode(game, [item.state])
                     policy = np.zeros(game.num_actions, np.float32)
                     policy[forced] = 1.0
-                    item.record(observation[0], mask[0], policy)
+                    item.record(observation[0], mask[0], policy, np.nan)
                 item.play(forced)
         deciding = [item for item in active if not item.state.is_terminal()]
-        if deciding:
-            roots = [item.state for item in deciding]
-            observations, masks = encode(game, roots)
+        full = [item for item in deciding if _full(config, rng)]
+        fast = [item for item in deciding if all(item is not other for other in full)]
+        for group, recorded in ((full, True), (fast, False)):
+            if not group:
+                continue
+            roots = [item.state for item in group]
             result = search.search(
-                roots, evaluator, simulations=config.simulations,
-                add_noise=config.add_noise,
+                roots, evaluator,
+                simulations=config.simulations if recorded else config.fast_simulations,
+                add_noise=config.add_noise and recorded,
             )  # fmt: skip
             simulations += result.simulations * len(roots)
-            for index, item in enumerate(deciding):
-                item.record(observations[index], masks[index], result.policy_target[index])
+            searches[0 if recorded else 1] += len(roots)
+            if recorded:
+                observations, masks = encode(game, roots)
+            for index, item in enumerate(group):
                 action = _choose(
                     result.visits[index], int(result.action[index]), item.plies, config, gumbel,
                     rng,
                 )  # fmt: skip
+                if recorded:
+                    item.record(
+                        observations[index], masks[index], result.policy_target[index],
+                        _search_value(result.q[index], result.root_value[index], action),
+                    )  # fmt: skip
                 item.play(action)
         still: list[_Game] = []
         for item in active:
@@ -212,29 +263,52 @@ def play_games(
             else:
                 still.append(item)
         active = still
-    return _collect(game, finished, simulations)
+    played = _collect(game, finished, simulations, config.value_mix)
+    played.searches = (searches[0], searches[1])
+    return played
 
 
-def _collect(game: Game, finished: list[_Game], simulations: int) -> SelfPlayGames:
-    """Stack the examples of finished games, with each position's result for its mover."""
+def _search_value(q: np.ndarray, root_value: float, action: int) -> float:
+    """The search's value of a root for its mover: the mean value of the move played (the root's
+    own mean mixes in the moves searched and rejected), the root's where it was not visited."""
+    value = float(q[action])
+    return float(root_value) if np.isnan(value) else value
+
+
+def _full(config: SelfPlayConfig, rng: np.random.Generator) -> bool:
+    """Whether the next move gets the full search (always, without playout cap randomisation:
+    the generator is then not drawn, so such runs play as before)."""
+    return config.full_search_share >= 1 or bool(rng.random() < config.full_search_share)
+
+
+def _collect(
+    game: Game, finished: list[_Game], simulations: int, value_mix: float
+) -> SelfPlayGames:
+    """Stack the examples of finished games, with each position's value target for its mover:
+    the result, mixed with the search's value by ``value_mix``."""
     shape = (0, 2, game.rows, game.cols)
-    observations, masks, policies, values = [], [], [], []
+    observations, masks, policies, values, searched = [], [], [], [], []
     winners: list[int | None] = []
     for item in finished:
         winner = item.state.winner
         winners.append(winner)
-        for mover, obs, mask, policy in zip(
-            item.movers, item.observations, item.masks, item.policies, strict=True
-        ):
+        for mover, obs, mask, policy, value in zip(
+            item.movers, item.observations, item.masks, item.policies, item.search_values,
+            strict=True,
+        ):  # fmt: skip
             observations.append(obs)
             masks.append(mask)
             policies.append(policy)
-            values.append(0.0 if winner is None else (1.0 if winner == mover else -1.0))
+            result = 0.0 if winner is None else (1.0 if winner == mover else -1.0)
+            value = result if np.isnan(value) else value
+            searched.append(value)
+            values.append((1.0 - value_mix) * result + value_mix * value)
     return SelfPlayGames(
         observations=np.stack(observations) if observations else np.zeros(shape, np.int8),
         masks=(np.stack(masks) if masks else np.zeros((0, game.num_actions), bool)),
         policies=(np.stack(policies) if policies else np.zeros((0, game.num_actions), np.float32)),
-        values=np.asarray(values, dtype=np.float32),
+        values=np.clip(np.asarray(values, dtype=np.float32), -1.0, 1.0),
+        search_values=np.asarray(searched, dtype=np.float32),
         winners=winners,
         moves=[item.moves for item in finished],
         lengths=[item.plies for item in finished],

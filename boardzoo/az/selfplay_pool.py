@@ -103,11 +103,13 @@ def merge_games(parts: Sequence[SelfPlayGames]) -> SelfPlayGames:
         masks=np.concatenate([p.masks for p in parts]),
         policies=np.concatenate([p.policies for p in parts]),
         values=np.concatenate([p.values for p in parts]),
+        search_values=np.concatenate([p.search_values for p in parts]),
         winners=[w for p in parts for w in p.winners],
         moves=[m for p in parts for m in p.moves],
         lengths=[n for p in parts for n in p.lengths],
         openings=[o for p in parts for o in p.openings],
         simulations=sum(p.simulations for p in parts),
+        searches=(sum(p.searches[0] for p in parts), sum(p.searches[1] for p in parts)),
     )
 
 

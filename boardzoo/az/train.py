@@ -43,8 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.accuracy import measure_accuracy, read_labelled, shipped_set_path
-from boardzoo.agents.registry import make_agent
+from boardzoo.accuracy import measure_policy, read_labelled, shipped_set_path
 from boardzoo.arena import play_match
 from boardzoo.arena.seeds import derive_seed
 from boardzoo.az.checkpoint import CHECKPOINT_FORMAT, commit_checkpoint, recover_checkpoint
@@ -73,7 +72,7 @@ __all__ = [
 ]
 
 
-ACCURACY_POSITIONS = 500  # of the labelled set, measured after each evaluation (a few seconds)
+ACCURACY_POSITIONS = 3000  # of the labelled set (all of the shipped ones): a second or two
 
 
 @dataclass(frozen=True)
@@ -120,16 +119,19 @@ def _evaluate(settings: TrainSettings, model: Path, iteration: int) -> dict[str,
 
 
 def _policy_accuracy(settings: TrainSettings, model: Path) -> dict[str, float]:
-    """The network's policy alone (one simulation, no solver) on the first
-    :data:`ACCURACY_POSITIONS` positions of the game's shipped labelled set: the shares (in %)
-    where its move keeps the game's result and where it has the best score; none without a
-    set."""
+    """The network's policy alone (the legal move of the highest logit, no search, no solver)
+    on the first :data:`ACCURACY_POSITIONS` positions of the game's shipped labelled set: the
+    shares (in %) where its move keeps the game's result and where it has the best score; none
+    without a set."""
+    from boardzoo.learned.model_io import load_model  # (torch)
+    from boardzoo.learned.torch_evaluator import TorchEvaluator  # (torch)
+
     game = make_game(settings.game, **settings.options)
     path = shipped_set_path(game)
     if not path.is_file():
         return {}
-    agent = make_agent(f"az:model={model},simulations=1,exact_empties=0,solve_empties=0", seed=0)
-    accuracy = measure_accuracy(agent, read_labelled(path), ACCURACY_POSITIONS)
+    net, _, _ = load_model(model, game=game)
+    accuracy = measure_policy(TorchEvaluator(net), read_labelled(path), ACCURACY_POSITIONS)
     return {
         "policy_keeps_result": round(100 * accuracy.keeps.value, 2),
         "policy_best_score": round(100 * accuracy.best.value, 2),
@@ -194,6 +196,8 @@ class _Run:
             "format": CHECKPOINT_FORMAT, "iteration": 0, "games": 0, "positions": 0,
             "seconds": 0.0, "metrics": [],
         }  # fmt: skip
+        if settings.init_model is not None and not settings.resume:
+            self._start_from(settings.init_model)
         if settings.resume:
             folder = self.out / "checkpoint"
             self.state = json.loads((folder / "state.json").read_text())
@@ -207,16 +211,43 @@ class _Run:
             gumbel=settings.search == "gumbel",
             gumbel_k=settings.gumbel_k,
             dirichlet_alpha=settings.dirichlet_alpha if settings.search == "puct" else None,
+            solve_empties=settings.solve_empties,
         )
         self.selfplay = SelfPlayConfig(
             simulations=settings.simulations, temperature_plies=settings.temperature_plies,
             opening_plies=settings.opening_plies, record_forced=settings.record_forced,
-            add_noise=True,
+            add_noise=True, full_search_share=settings.full_search_share,
+            fast_simulations=settings.fast_simulations, value_mix=settings.value_mix,
         )  # fmt: skip
         called = sys.argv[1:2] == ["train"]
         command = " ".join(["boardzoo", "train", *sys.argv[2:]]) if called else ""
         # Every command that trained this run, the first and each resume, go into the models.
         self.commands = [*self.state.get("commands", []), *([command] if command else [])]
+
+    def _start_from(self, model: str) -> None:
+        """Load the weights of ``model`` (a file, or ``"shipped"``) into the new run's network;
+        the shapes must agree."""
+        from boardzoo.agents.alphazero import shipped_model, shipped_name  # (torch)
+        from boardzoo.learned.model_io import load_model  # (torch)
+
+        path = shipped_model(shipped_name(self.game)) if model == "shipped" else Path(model)
+        if path is None:
+            raise ValueError(f"init_model='shipped': {self.game.label} has no shipped model")
+        net, config, metadata = load_model(path, game=self.game)
+        if config != self.net_config:
+            raise ValueError(
+                f"init_model {path}: its network ({config.channels} channels, {config.blocks} "
+                f"blocks, value head {config.value_hidden}) is not this run's "
+                f"({self.net_config.channels}, {self.net_config.blocks}, "
+                f"{self.net_config.value_hidden}): give the same --channels and --blocks"
+            )
+        self.net.load_state_dict(net.state_dict())
+        # The models of this run record where they started: that model's own training.
+        self.state["init_from"] = {
+            "model": path.name if model == "shipped" else str(path),
+            **{key: metadata[key] for key in ("commands", "games", "iteration",
+                                              "training_seconds", "init_from") if key in metadata},
+        }  # fmt: skip
 
     def budget_left(self) -> bool:
         settings, state = self.settings, self.state
@@ -265,11 +296,12 @@ class _Run:
         ]
         return merge_games(pool.play(jobs, weights_of(self.net)))
 
-    def learn(self, games: SelfPlayGames) -> list[dict[str, float]]:
+    def learn(self, iteration: int, games: SelfPlayGames) -> list[dict[str, float]]:
         """Add the games to the buffer and take the iteration's learner steps (once the buffer
-        holds a batch)."""
+        holds a batch) at the schedule's learning rate."""
         settings = self.settings
         self.buffer.add(games.observations, games.policies, games.values, games.masks)
+        self.learner.set_lr(settings.lr_at(iteration))
         losses: list[dict[str, float]] = []
         if len(self.buffer) >= min(settings.batch_size, settings.buffer_size):
             self.net.train()
@@ -289,6 +321,7 @@ class _Run:
             "iteration": iteration, "games": state["games"] + len(games.winners),
             "positions": state["positions"] + games.positions, "commands": self.commands,
             "training_seconds": round(state["seconds"] + seconds, 1),
+            **({"init_from": state["init_from"]} if "init_from" in state else {}),
         }  # fmt: skip
         save_model(model, self.net, metadata=metadata)
         save_model(self.out / "model.pt", self.net, metadata=metadata)
@@ -308,6 +341,7 @@ class _Run:
             "first_player_wins": round(sum(w == 0 for w in games.winners) / len(games.winners), 3),
             "selfplay_seconds": round(played - started, 2),
             "learn_seconds": round(learned - played, 2),
+            "lr": float(f"{settings.lr_at(iteration):.3g}"),
         }
         for key in ("loss", "policy_loss", "value_loss"):
             row[key] = round(float(np.mean([x[key] for x in losses])), 4) if losses else ""
@@ -408,7 +442,7 @@ def train(settings: TrainSettings, log: Callable[[str], None] | None = None) -> 
             started = time.perf_counter()
             games = run.self_play(iteration, pool)
             played = time.perf_counter()
-            losses = run.learn(games)
+            losses = run.learn(iteration, games)
             learned = time.perf_counter()
             model = run.save_models(iteration, games, learned - started)
             row = run.record(iteration, games, losses, (started, played, learned), model)

@@ -8,6 +8,7 @@ setting existed resumes with that setting as it was then (:mod:`boardzoo.setting
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -65,6 +66,13 @@ _FIXED = (
     "lr",
     "weight_decay",
     "seed",
+    "solve_empties",
+    "full_search_share",
+    "fast_simulations",
+    "value_mix",
+    "lr_schedule",
+    "lr_final",
+    "init_model",
 )
 
 
@@ -103,8 +111,22 @@ class TrainSettings:
         batch_size: positions per learner step.
         steps_per_iteration: learner steps per iteration.
         optimizer: ``"sgd"``, ``"adam"`` or ``"adamw"``.
-        lr: learning rate.
+        lr: learning rate (the first, with a schedule).
+        lr_schedule: ``"constant"``, or ``"cosine"``: from ``lr`` down to ``lr_final`` along a
+            half cosine over the ``iterations`` budget (which it needs).
+        lr_final: the cosine's last learning rate (``None``: ``lr / 10``).
         weight_decay: L2 weight decay.
+        solve_empties: self-play's search scores the leaves with at most this many empty
+            squares by the game's exact solver (0: never; games with a solver only): the
+            targets of endgame positions are then exact.
+        full_search_share: playout cap randomisation: the probability that a self-play move
+            gets the full search (``simulations``) and is recorded; 1: every move.
+        fast_simulations: simulations of the other moves (needed when ``full_search_share`` <
+            1).
+        value_mix: the weight of the search's value in the value target, against the game's
+            result (0: the result alone).
+        init_model: a new run's network starts from this model file's weights (the same
+            network shape), or ``"shipped"`` for the game's shipped model; ``None``: random.
         eval_games: games against each panel agent after every iteration (0: no evaluation).
         eval_every: evaluate after every this many iterations.
         panel: agent specs to evaluate against (``{simulations}`` is replaced by the training's
@@ -144,7 +166,16 @@ class TrainSettings:
     steps_per_iteration: int = 200
     optimizer: Literal["sgd", "adam", "adamw"] = "adam"
     lr: float = 1e-3
+    lr_schedule: Literal["constant", "cosine"] = field(
+        default="constant", metadata={BEFORE: "constant"}
+    )
+    lr_final: float | None = None
     weight_decay: float = 1e-4
+    solve_empties: int = field(default=0, metadata={BEFORE: 0})
+    full_search_share: float = field(default=1.0, metadata={BEFORE: 1.0})
+    fast_simulations: int = field(default=0, metadata={BEFORE: 0})
+    value_mix: float = field(default=0.0, metadata={BEFORE: 0.0})
+    init_model: str | None = None
     eval_games: int = 20
     eval_every: int = 1
     panel: tuple[str, ...] = DEFAULT_PANEL
@@ -173,9 +204,14 @@ class TrainSettings:
             ("temperature_plies", 0), ("opening_plies", 0), ("buffer_size", 1),
             ("batch_size", 1),
             ("steps_per_iteration", 0), ("eval_games", 0), ("eval_every", 1),
-            ("self_play_workers", 1),
+            ("self_play_workers", 1), ("solve_empties", 0), ("fast_simulations", 0),
         ):  # fmt: skip
             object.__setattr__(self, name, check_int(name, getattr(self, name), low))
+        if self.solve_empties and spec.solver is None:
+            raise ValueError(
+                f"solve_empties={self.solve_empties}: {self.game} has no exact solver (give 0)"
+            )
+        self._check_recipe()
         if not isinstance(self.record_forced, bool):
             raise ValueError(f"record_forced must be true or false, got {self.record_forced!r}")
         if self.backend not in ("local", "ray"):
@@ -199,6 +235,35 @@ class TrainSettings:
         if isinstance(self.panel, str) or not all(isinstance(p, str) for p in self.panel):
             raise ValueError(f"panel must be a list of agent specs, got {self.panel!r}")
         object.__setattr__(self, "panel", tuple(self.panel))
+
+    def _check_recipe(self) -> None:
+        """The learning-rate schedule and the self-play targets' settings."""
+        if self.lr_schedule not in ("constant", "cosine"):
+            raise ValueError(f"lr_schedule must be constant or cosine, got {self.lr_schedule!r}")
+        if self.lr_schedule == "cosine" and self.iterations is None:
+            raise ValueError("lr_schedule='cosine' runs over the iterations budget: give one")
+        if self.lr_final is not None:
+            lr_final = check_number("lr_final", self.lr_final, 0.0, None, True)
+            object.__setattr__(self, "lr_final", lr_final)
+        share = check_number("full_search_share", self.full_search_share, 0.0, 1.0, True)
+        object.__setattr__(self, "full_search_share", share)
+        if share < 1 and self.fast_simulations < 1:
+            raise ValueError(
+                f"full_search_share={share} needs fast_simulations >= 1 for the other moves"
+            )
+        object.__setattr__(
+            self, "value_mix", check_number("value_mix", self.value_mix, 0.0, 1.0, False)
+        )
+        if self.init_model is not None and not isinstance(self.init_model, str):
+            object.__setattr__(self, "init_model", str(self.init_model))
+
+    def lr_at(self, iteration: int) -> float:
+        """The learning rate of ``iteration`` (1 is the first) under the schedule."""
+        if self.lr_schedule == "constant" or self.iterations is None:
+            return self.lr
+        final = self.lr / 10 if self.lr_final is None else self.lr_final
+        done = min(max(iteration - 1, 0) / max(self.iterations - 1, 1), 1.0)
+        return final + (self.lr - final) * 0.5 * (1.0 + math.cos(math.pi * done))
 
     @property
     def panel_specs(self) -> tuple[str, ...]:

@@ -49,7 +49,25 @@ _SETTINGS = (
     ("blocks", "residual blocks of the network"),
     ("batch_size", "positions per learner step"),
     ("steps_per_iteration", "learner steps per iteration"),
-    ("lr", "learning rate"),
+    ("lr", "learning rate (the first, with --lr-schedule cosine)"),
+    ("lr_schedule", "constant, or cosine: from --lr to --lr-final over the --iterations budget"),
+    ("lr_final", "the cosine's last learning rate (default: --lr / 10)"),
+    (
+        "solve_empties",
+        "self-play's search solves the leaves with at most N empty squares exactly (games with "
+        "a solver)",
+    ),
+    (
+        "full_search_share",
+        "playout cap randomisation: the share of moves searched in full and recorded",
+    ),
+    ("fast_simulations", "simulations of the other moves, with --full-search-share below 1"),
+    ("value_mix", "weight of the search's value against the game's result in the value target"),
+    (
+        "init_model",
+        "start a new run from this model's weights (same --channels/--blocks), or 'shipped' "
+        "(default: random weights)",
+    ),
     ("buffer_size", "positions the replay buffer keeps"),
     ("eval_games", "games against each panel agent after an iteration (0: none)"),
     ("eval_every", "evaluate after every N-th iteration"),

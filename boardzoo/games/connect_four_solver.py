@@ -56,11 +56,14 @@ SCORE_LIMIT = 22  # beyond any score: the window (-SCORE_LIMIT, SCORE_LIMIT) is 
 # longer; the opening book answers those (boardzoo.games.connect_four_book).
 MAX_EMPTIES = 38
 # Where searches hand over to the solver (boardzoo.search.handover), measured on the labelled
-# set's positions (from games of every strength): at the root, positions with 30 empty cells are
-# solved exactly in 0.04 s (median; 90th percentile 0.09 s, win/draw/loss 0.02 s); inside the
-# tree, 20 empty cells take a few hundred nodes (90th percentile 0.2 ms), a simulation's cost.
-TAKEOVER_EMPTIES = 30
-TREE_EMPTIES = 20
+# set's positions (from games of every strength): at the root, positions with 34 empty cells are
+# solved exactly in 0.5 s (median; 30 empty cells 0.04 s), and a solve that cannot finish within
+# the move's clock gives the move back to the search: on the labelled positions with 28-35 empty
+# cells `az:time_limit=0.1` missed the result in 23 of 432 with the root from 30 and the tree
+# from 20, 13 from 34 and 20, 7 from 34 and 22 (both cores busy); inside the tree, 20-22 empty
+# cells take a few hundred nodes (90th percentile 0.2 ms at 20), a simulation's cost.
+TAKEOVER_EMPTIES = 34
+TREE_EMPTIES = 22
 NUM_COUNTERS = SHARED  # the budget's slots alone (boardzoo.budget)
 CLOCK_MASK = 4095  # the clock is read every 4096 nodes
 ETC_MOVES = 34  # up to this many discs: enhanced transposition cut-offs
