@@ -228,8 +228,9 @@ def play_games(
                     item.record(observation[0], mask[0], policy, np.nan)
                 item.play(forced)
         deciding = [item for item in active if not item.state.is_terminal()]
-        full = [item for item in deciding if _full(config, rng)]
-        fast = [item for item in deciding if all(item is not other for other in full)]
+        in_full = [_full(config, rng) for _ in deciding]
+        full = [item for item, chosen in zip(deciding, in_full, strict=True) if chosen]
+        fast = [item for item, chosen in zip(deciding, in_full, strict=True) if not chosen]
         for group, recorded in ((full, True), (fast, False)):
             if not group:
                 continue
