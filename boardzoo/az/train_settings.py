@@ -113,7 +113,8 @@ class TrainSettings:
         optimizer: ``"sgd"``, ``"adam"`` or ``"adamw"``.
         lr: learning rate (the first, with a schedule).
         lr_schedule: ``"constant"``, or ``"cosine"``: from ``lr`` down to ``lr_final`` along a
-            half cosine over the ``iterations`` budget (which it needs).
+            half cosine over the ``iterations`` budget (which it needs; raising the budget on
+            a resume stretches the cosine, so the rate goes up again).
         lr_final: the cosine's last learning rate (``None``: ``lr / 10``).
         weight_decay: L2 weight decay.
         solve_empties: self-play's search scores the leaves with at most this many empty
