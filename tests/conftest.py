@@ -7,6 +7,9 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# One torch/OpenMP thread per test process: the suite runs one process a core (``-n 2``), and
+# two threads each would only contend (the processes the tests start inherit it).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture

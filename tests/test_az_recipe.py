@@ -93,12 +93,49 @@ def test_with_the_solver_in_the_search_the_value_targets_are_exact():
     assert checked >= 8
 
 
+def test_a_searched_opening_records_its_positions_with_the_exact_value_of_the_position():
+    """With the solver in the search, the value target of a position in the random opening is
+    the position's exact value (the best move's, not the random move played), whatever the game's
+    result; the positions after the opening keep the result (``value_mix`` 0)."""
+    config = SelfPlayConfig(simulations=8, opening_plies=4, search_opening=True)
+    checked = 0
+    for state, board in _near_the_end(4, seed=5):
+        games = _self_play(config, count=2, solve_empties=10, starts=[state])
+        position = 0
+        for moves, opening, winner in zip(games.moves, games.openings, games.winners, strict=True):
+            game_board = board
+            for ply, column in enumerate(moves):
+                player = ref.to_move(game_board)
+                if len(ref.legal_columns(game_board)) > 1:  # every choice is recorded
+                    if ply < opening:
+                        assert games.values[position] == _exact(game_board)
+                        checked += 1
+                    else:
+                        result = 0 if winner is None else (1 if winner == player else -1)
+                        assert games.values[position] == result
+                    position += 1
+                game_board = ref.drop(game_board, column, player)
+        assert position == games.positions
+    assert checked >= 8
+
+
+def test_without_a_searched_opening_its_positions_are_not_recorded():
+    searched = _self_play(SelfPlayConfig(simulations=8, opening_plies=6, search_opening=True))
+    plain = _self_play(SelfPlayConfig(simulations=8, opening_plies=6))
+    assert sum(searched.openings) > 0 and sum(plain.openings) > 0
+    # Connect Four has no forced move before a full board: every ply is a recorded search,
+    # the opening's too, or (without) every ply after the opening
+    assert searched.positions == searched.searches[0] == sum(searched.lengths)
+    assert plain.positions == sum(plain.lengths) - sum(plain.openings)
+
+
 @pytest.mark.parametrize(
     ("given", "fragment"),
     [
         ({"full_search_share": 0.0}, "full_search_share=0.0 is not allowed"),
         ({"full_search_share": 0.5}, "needs fast_simulations >= 1"),
         ({"value_mix": 1.5}, "value_mix=1.5 is not allowed"),
+        ({"search_opening": 1}, "search_opening must be true or false, got 1"),
     ],
 )
 def test_bad_self_play_settings_are_refused(given, fragment):
@@ -132,6 +169,7 @@ def test_the_cosine_schedule_runs_from_lr_to_lr_final_over_the_iterations(tmp_pa
         ({"lr_final": 0.0}, "lr_final=0.0 is not allowed"),
         ({"solve_empties": 4}, "tictactoe has no exact solver"),
         ({"full_search_share": 0.5}, "needs fast_simulations >= 1"),
+        ({"search_opening": True}, "give opening_plies"),
     ],
 )
 def test_bad_recipe_settings_are_one_line_errors(tmp_path, given, fragment):

@@ -17,6 +17,12 @@ Playout cap randomisation (Wu, "Accelerating Self-Play Learning in Go", 2019, as
 recorded) with that probability, else a fast one (``fast_simulations``, no noise, not
 recorded): the games go faster and every recorded target still comes from a full search.
 
+With ``search_opening`` the random opening plies are searched and recorded too, while the move
+played stays the random one: the games still spread over the positions random play reaches, and
+those positions, which good play seldom meets, become examples. Their value target is the
+search's value alone (the value of the move the search would have played), since the result of
+a game whose opening was random says little about its opening positions.
+
 All games in flight are searched together: one :meth:`BatchedSearch.search` call per ply of
 every game, so the network sees one batch per simulation step of all of them.
 """
@@ -47,8 +53,11 @@ class SelfPlayConfig:
             the visit counts; later moves take the most visited. Gumbel AlphaZero always plays
             the search's own choice (its Gumbel noise already varies the games).
         opening_plies: the most uniformly random plies (seeded) that start a game, neither
-            searched nor recorded: each game draws how many, from 0 to this, so the games
-            spread over more positions and the start position is still played.
+            searched nor recorded (unless ``search_opening``): each game draws how many, from
+            0 to this, so the games spread over more positions and the start position is still
+            played.
+        search_opening: also search and record the positions of the random opening plies (the
+            move played stays the random one; their value target is the search's value).
         add_noise: noise at the root: Dirichlet noise on the priors (PUCT), the Gumbel noise
             of Gumbel-top-k sampling (Gumbel AlphaZero; without it every game is the same).
         record_forced: also record the positions with a single legal action (played without a
@@ -68,6 +77,7 @@ class SelfPlayConfig:
     full_search_share: float = 1.0
     fast_simulations: int = 0
     value_mix: float = 0.0
+    search_opening: bool = False
 
     def __post_init__(self) -> None:
         for name, least in (
@@ -81,6 +91,8 @@ class SelfPlayConfig:
         object.__setattr__(self, "full_search_share", share)
         mix = check_number("value_mix", self.value_mix, 0.0, 1.0, False)
         object.__setattr__(self, "value_mix", mix)
+        if not isinstance(self.search_opening, bool):
+            raise ValueError(f"search_opening must be true or false, got {self.search_opening!r}")
         if self.full_search_share < 1 and self.fast_simulations < 1:
             raise ValueError(
                 f"full_search_share={self.full_search_share} needs fast_simulations >= 1 for "
@@ -99,7 +111,8 @@ class SelfPlayGames:
         values: float32 ``[P]``, the value targets: each game's result for the player who
             moved there, mixed with ``search_values`` by ``value_mix``.
         search_values: float32 ``[P]``, the search's value of each position for its mover: the
-            mean value of the move played (the result itself for a forced move).
+            mean value of the move played (in a searched opening, of the move the search chose;
+            the result itself for a forced move).
         winners: per game, the winning player (0 or 1) or ``None`` for a draw.
         moves: per game, its actions from the start position, forced ones included.
         lengths: per game, the number of plies.
@@ -138,6 +151,8 @@ class _Game:
     movers: list[int] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     opening: int = 0
+    opening_left: int = 0  # random plies still to play, searched and recorded (search_opening)
+    in_opening: list[bool] = field(default_factory=list)  # per example: the search value alone
 
     def record(
         self, observation: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: float
@@ -148,10 +163,12 @@ class _Game:
         self.policies.append(policy.astype(np.float32))
         self.search_values.append(value)
         self.movers.append(self.state.current_player)
+        self.in_opening.append(self.opening_left > 0)
 
     def play(self, action: int) -> None:
         self.moves.append(action)
         self.state = self.state.apply(action)
+        self.opening_left = max(self.opening_left - 1, 0)
 
     @property
     def plies(self) -> int:
@@ -204,7 +221,11 @@ def play_games(
         state = game.initial_state() if not starts else starts[begun % len(starts)]
         begun += 1
         item = _Game(state)
-        for _ in range(int(rng.integers(config.opening_plies + 1))):
+        plies = int(rng.integers(config.opening_plies + 1))
+        if config.search_opening:  # played in the loop below, each position searched first
+            item.opening = item.opening_left = plies
+            return item
+        for _ in range(plies):
             if item.state.is_terminal():
                 break
             legal = item.state.legal_actions()
@@ -221,14 +242,14 @@ def play_games(
         for item in active:
             while not item.state.is_terminal() and len(item.state.legal_actions()) == 1:
                 forced = int(item.state.legal_actions()[0])
-                if config.record_forced:
+                if config.record_forced and item.opening_left == 0:
                     observation, mask = encode(game, [item.state])
                     policy = np.zeros(game.num_actions, np.float32)
                     policy[forced] = 1.0
                     item.record(observation[0], mask[0], policy, np.nan)
                 item.play(forced)
         deciding = [item for item in active if not item.state.is_terminal()]
-        in_full = [_full(config, rng) for _ in deciding]
+        in_full = [item.opening_left > 0 or _full(config, rng) for item in deciding]
         full = [item for item, chosen in zip(deciding, in_full, strict=True) if chosen]
         fast = [item for item, chosen in zip(deciding, in_full, strict=True) if not chosen]
         for group, recorded in ((full, True), (fast, False)):
@@ -254,6 +275,9 @@ def play_games(
                         observations[index], masks[index], result.policy_target[index],
                         _search_value(result.q[index], result.root_value[index], action),
                     )  # fmt: skip
+                if item.opening_left > 0:  # the searched opening: the move stays random
+                    legal = item.state.legal_actions()
+                    action = int(legal[int(rng.integers(len(legal)))])
                 item.play(action)
         still: list[_Game] = []
         for item in active:
@@ -293,9 +317,9 @@ def _collect(
     for item in finished:
         winner = item.state.winner
         winners.append(winner)
-        for mover, obs, mask, policy, value in zip(
+        for mover, obs, mask, policy, value, opening in zip(
             item.movers, item.observations, item.masks, item.policies, item.search_values,
-            strict=True,
+            item.in_opening, strict=True,
         ):  # fmt: skip
             observations.append(obs)
             masks.append(mask)
@@ -303,7 +327,8 @@ def _collect(
             result = 0.0 if winner is None else (1.0 if winner == mover else -1.0)
             value = result if np.isnan(value) else value
             searched.append(value)
-            values.append((1.0 - value_mix) * result + value_mix * value)
+            mix = 1.0 if opening else value_mix
+            values.append((1.0 - mix) * result + mix * value)
     return SelfPlayGames(
         observations=np.stack(observations) if observations else np.zeros(shape, np.int8),
         masks=(np.stack(masks) if masks else np.zeros((0, game.num_actions), bool)),
@@ -313,6 +338,6 @@ def _collect(
         winners=winners,
         moves=[item.moves for item in finished],
         lengths=[item.plies for item in finished],
-        openings=[item.opening for item in finished],
+        openings=[min(item.opening, item.plies) for item in finished],
         simulations=simulations,
     )

@@ -218,6 +218,7 @@ class _Run:
             opening_plies=settings.opening_plies, record_forced=settings.record_forced,
             add_noise=True, full_search_share=settings.full_search_share,
             fast_simulations=settings.fast_simulations, value_mix=settings.value_mix,
+            search_opening=settings.search_opening,
         )  # fmt: skip
         called = sys.argv[1:2] == ["train"]
         command = " ".join(["boardzoo", "train", *sys.argv[2:]]) if called else ""

@@ -70,6 +70,7 @@ _FIXED = (
     "full_search_share",
     "fast_simulations",
     "value_mix",
+    "search_opening",
     "lr_schedule",
     "lr_final",
     "init_model",
@@ -102,7 +103,10 @@ class TrainSettings:
         games_per_iteration: self-play games per iteration.
         temperature_plies: PUCT: opening plies whose move is drawn from the visit counts.
         opening_plies: the most random plies that start a self-play game (each game draws
-            0 to this many; not recorded).
+            0 to this many; not recorded unless ``search_opening``).
+        search_opening: search and record the random opening plies' positions too (the move
+            played stays random; their value target is the search's value alone): examples
+            of the positions that good play seldom reaches.
         record_forced: also train on the positions with a single legal action (a pass, the
             last column), the forced move as their policy target. Runs started before this
             setting existed resume without it.
@@ -176,6 +180,7 @@ class TrainSettings:
     full_search_share: float = field(default=1.0, metadata={BEFORE: 1.0})
     fast_simulations: int = field(default=0, metadata={BEFORE: 0})
     value_mix: float = field(default=0.0, metadata={BEFORE: 0.0})
+    search_opening: bool = field(default=False, metadata={BEFORE: False})
     init_model: str | None = None
     eval_games: int = 20
     eval_every: int = 1
@@ -213,8 +218,9 @@ class TrainSettings:
                 f"solve_empties={self.solve_empties}: {self.game} has no exact solver (give 0)"
             )
         self._check_recipe()
-        if not isinstance(self.record_forced, bool):
-            raise ValueError(f"record_forced must be true or false, got {self.record_forced!r}")
+        for name in ("record_forced", "search_opening"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if self.backend not in ("local", "ray"):
             raise ValueError(f"backend must be local or ray, got {self.backend!r}")
         if self.address is not None and self.backend != "ray":
@@ -255,6 +261,8 @@ class TrainSettings:
         object.__setattr__(
             self, "value_mix", check_number("value_mix", self.value_mix, 0.0, 1.0, False)
         )
+        if self.search_opening is True and self.opening_plies == 0:
+            raise ValueError("search_opening=True searches the random opening: give opening_plies")
         if self.init_model is not None and not isinstance(self.init_model, str):
             object.__setattr__(self, "init_model", str(self.init_model))
 

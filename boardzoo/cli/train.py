@@ -43,7 +43,13 @@ _SETTINGS = (
     ("parallel_games", "self-play games searched together (the network's batch)"),
     (
         "opening_plies",
-        "the most random plies that start a self-play game (each draws 0..N; not recorded)",
+        "the most random plies that start a self-play game (each draws 0..N; not recorded "
+        "unless --search-opening)",
+    ),
+    (
+        "search_opening",
+        "search and record the random opening plies' positions too (the move played stays "
+        "random; value target: the search's value)",
     ),
     ("channels", "filters of the network's residual tower"),
     ("blocks", "residual blocks of the network"),
