@@ -67,6 +67,28 @@ def test_a_root_solve_that_cannot_finish_in_time_gives_the_move_back():
     assert solve_root(state, 21, None) is None  # above the threshold: nothing to do
 
 
+@pytest.mark.parametrize("spec", ["az:time_limit=5", "mcts:preset=strong,time_limit=5"])
+def test_connect_fours_first_moves_come_from_the_book_whatever_the_threshold(spec):
+    """The empty board, 42 empty cells (beyond the root's 34): the book answers it and every
+    move at once, with the known result: the first player wins with the centre column only."""
+    pytest.importorskip("torch")
+    from boardzoo.games.connect_four_book import shipped_book
+
+    book = shipped_book()
+    if book is None:
+        pytest.skip("no Connect Four opening book in this install")
+    game = make_game("connect_four")
+    agent = make_agent(spec, seed=0)
+    agent.prepare(game)
+    info = agent.search(game.initial_state())
+    assert (info.action, info.proven, info.simulations) == (3, "win", 0)
+    assert info.extra["solved"] == "exact"
+    edge = game.initial_state()  # the book's last depth: the position, not its children
+    for column in (3, 3, 2, 4)[: book.depth]:
+        edge = edge.apply(column)
+    assert book.score(edge) is not None and solve_root(edge, 34, None) is None
+
+
 def test_uct_proves_nodes_inside_the_tree_with_the_solvers_results():
     rules = Rules(solver=True, solve_empties=7)
     search = TreeSearch(rules, 50_000, seed=1)

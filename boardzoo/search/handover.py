@@ -29,7 +29,7 @@ import numpy as np
 from boardzoo.budget import SHARED, new_counters
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import SolveResult, empties_of, game_solver, solve
+from boardzoo.search.solver import SolveResult, book_answer, empties_of, game_solver, solve
 
 __all__ = [
     "SolverTables",
@@ -91,7 +91,9 @@ def default_empties(game: Game) -> tuple[int, int]:
 
 def solve_root(state: BoardState, exact_empties: int, deadline: float | None) -> SolveResult | None:
     """The solver's answer for the root, if it has at most ``exact_empties`` empty squares and
-    the solver finishes before ``deadline`` (``time.perf_counter``; ``None``: no clock).
+    the solver finishes before ``deadline`` (``time.perf_counter``; ``None``: no clock), or if
+    the game's opening book answers it and all its moves (at once, however many empty squares:
+    Connect Four's first moves).
 
     Win/draw/loss is solved first, in at most :data:`WLD_SHARE` of the time left (so a solve
     that fails leaves the search time to play); then the exact score with the time left.
@@ -100,8 +102,10 @@ def solve_root(state: BoardState, exact_empties: int, deadline: float | None) ->
     fought by the search's move, which counts on the opponent's mistakes, when no exact score
     is known).
     """
-    if exact_empties <= 0 or state.is_terminal() or empties_of(state) > exact_empties:
+    if exact_empties <= 0 or state.is_terminal():
         return None
+    if empties_of(state) > exact_empties:
+        return book_answer(state)
     wld = solve(state, exact=False, time_limit=_time_left(deadline, WLD_SHARE), max_empties=64)
     if not wld.complete:
         return None

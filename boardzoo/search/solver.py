@@ -32,7 +32,15 @@ from boardzoo.checks import check_int, check_number
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
-__all__ = ["SolveResult", "empties_of", "forget_tables", "game_solver", "solvable", "solve"]
+__all__ = [
+    "SolveResult",
+    "book_answer",
+    "empties_of",
+    "forget_tables",
+    "game_solver",
+    "solvable",
+    "solve",
+]
 
 _TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -187,6 +195,20 @@ def empties_of(state: BoardState) -> int:
     """The empty squares of a position."""
     s0, s1 = state.bitboards()
     return (int(state.game.params[0]) & ~(s0 | s1)).bit_count()
+
+
+def book_answer(state: BoardState) -> SolveResult | None:
+    """The game's opening book's answer, at once: the exact score of ``state`` and of every
+    legal move (all best moves listed), where the book holds the position and all its children;
+    ``None`` otherwise (a game without a book, a position beyond it, or one whose children are:
+    :func:`solve` then has to search)."""
+    module, _ = game_solver(state.game)
+    answer = _book_answer(module, state)
+    if answer is None or not answer[1]:
+        return None
+    score, moves = answer
+    best = tuple(action for action, value in moves.items() if value == score)
+    return SolveResult(score, best, 0, 0.0, True, dict(moves))
 
 
 def _book_answer(module: ModuleType, state: BoardState) -> tuple[int, dict[int, int]] | None:
