@@ -11,12 +11,12 @@ For each catalog game this compiles the game's rules and its batched env
 (:class:`~boardzoo.vector.BoardGameVectorEnv`: the step with the compiled opponents and the
 kernels around a policy opponent), then each agent's compiled code for that game: the greedy
 player's kernels, the alpha-beta search and the engine's (with the hand-made evaluation and, for
-games that ship one, the learned one), and the MCTS search (UCT's compiled loop, the enhanced
-loop that runs with any of the enhancements such as ``rave`` or ``threads``, the batched PUCT
-search and
-playouts used with prior or value functions, and for games with a solver of their own the
-searches that hand the endgame to it). No other option value
-of a game or an agent changes the compiled code, so one pass per game covers every option. The
+games that ship one, the learned one), and the MCTS search (the one loop with plain UCT, with the
+solver, with threads and with the strong preset, the batched PUCT search and playouts used with
+prior or value functions, and for games with a solver of their own the searches that hand the
+endgame to it). The loop is compiled once per combination of its switches (which enhancements
+are on, not their values): another combination (``rave``, a cutoff, heuristic rollouts, ...) is
+compiled when an agent first uses it, in its ``prepare``, before any clock, with a notice. The
 first game is compiled in this process (it also compiles the code all games share); the others
 in parallel processes, one per game, as many at a time as there are CPU cores.
 """
