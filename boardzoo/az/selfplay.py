@@ -21,7 +21,8 @@ With ``search_opening`` the random opening plies are searched and recorded too, 
 played stays the random one: the games still spread over the positions random play reaches, and
 those positions, which good play seldom meets, become examples. Their value target is the
 search's value alone (the value of the move the search would have played), since the result of
-a game whose opening was random says little about its opening positions.
+a game whose opening was random says little about its opening positions; a forced move inside
+such an opening is played without being recorded (it has no search value).
 
 All games in flight are searched together: one :meth:`BatchedSearch.search` call per ply of
 every game, so the network sees one batch per simulation step of all of them.
