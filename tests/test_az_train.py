@@ -205,7 +205,8 @@ def test_az_plays_legal_moves_to_the_end(tiny_models, name, search):
 
 def test_az_keeps_its_time_limit(tiny_models):
     game = make_game("connect_four")
-    agent = make_agent(f"az:model={tiny_models['connect_four']},time_limit=0.3")
+    # exact_empties=0: no handover, so the opening book does not answer the empty board
+    agent = make_agent(f"az:model={tiny_models['connect_four']},time_limit=0.3,exact_empties=0")
     agent.prepare(game)
     agent.act(game.initial_state())  # first search after prepare: nothing left to compile
     info = agent.last_search
@@ -297,8 +298,9 @@ def test_resume_alone_continues_a_run_with_its_own_settings(tmp_path):
 
 def test_az_continues_its_tree_between_moves_until_reset(tiny_models):
     game = make_game("connect_four")
-    agent = make_agent(f"az:model={tiny_models['connect_four']},simulations=64", seed=0)
-    fresh = make_agent(f"az:model={tiny_models['connect_four']},simulations=64,reuse_tree=false")
+    spec = f"az:model={tiny_models['connect_four']},simulations=64,exact_empties=0"  # no book
+    agent = make_agent(spec, seed=0)
+    fresh = make_agent(f"{spec},reuse_tree=false")
     state = game.initial_state()
     first = agent.act(state)
     assert agent.last_search is not None and not agent.last_search.reused_tree
