@@ -28,6 +28,8 @@ episodes' mean return and the training steps a second of each update (TensorBoar
 the ``tensorboard`` package is installed). A checkpoint (network, optimizer, league, counters and
 random states) is written with every evaluation: ``--resume-folder`` continues from it, with
 ``--minutes`` counting the training time of the whole run; new episodes start on resume.
+``--init-model`` starts a new run (its own optimizer, schedule and league settings) from a
+model's weights, for instance a finished run's ``model.pt``.
 """
 
 from __future__ import annotations
@@ -100,6 +102,11 @@ class Args:
         "openings of the evaluation games, each played with both colours: balanced (the suite "
         "shipped for the game), a file of openings, or none",
     )
+    init_model: str = arg(
+        "",
+        "a new run's network and its league's snapshots start from this model's weights (a "
+        "boardzoo model file of the same game, --channels and --blocks)",
+    )
     threads: int = arg(2, "torch threads")
     out: str = arg("runs", "folder that receives the run folder")
     resume_folder: str = arg("", "continue the run in this folder")
@@ -139,10 +146,28 @@ def check(args: Args) -> Args:
         except ValueError as error:
             raise SystemExit(f"--eval-openings: {error}") from None
     if args.quick:
-        return Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.1,
+        args = Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.1,
                        "eval_every": 0.05, "eval_games": 2, "snapshot_every": 2,
                        "channels": 8, "eval_opponents": ("random", "greedy")})  # fmt: skip
+    if args.init_model:
+        _check_init_model(args)
     return args
+
+
+def _check_init_model(args: Args) -> None:
+    """Exit with a one-line error unless ``--init-model`` is a model of this game and network."""
+    from boardzoo.learned.model_io import ModelFileError, read_model_for
+
+    try:
+        config, _ = read_model_for(args.init_model, game_of(args.game, **game_options(args)))
+    except ModelFileError as error:
+        raise SystemExit(f"--init-model: {error}") from None
+    if (config.channels, config.blocks) != (args.channels, args.blocks):
+        raise SystemExit(
+            f"--init-model {args.init_model}: its network has {config.channels} channels and "
+            f"{config.blocks} blocks, this run's {args.channels} and {args.blocks}: give the "
+            "same --channels and --blocks"
+        )
 
 
 class Run:
@@ -217,6 +242,14 @@ class Run:
         self.update, self.steps, self.next_slot = (int(v) for v in state["numbers"])
         self.seconds, self.evaluated_at = (float(v) for v in state["seconds"])
         self.symmetries.rng = np.random.default_rng([self.args.seed, 7, self.update])
+
+    def start_from(self, path: str) -> None:
+        """Load the weights of the model file ``path`` into the learner and every league slot."""
+        from boardzoo.learned.model_io import load_model
+
+        net, _, _ = load_model(path)
+        for target in (self.net, *self.slots):
+            target.load_state_dict(net.state_dict())  # (the evaluators see the new weights)
 
     def refresh_snapshot(self) -> None:
         """Copy the learner into the next league slot."""
@@ -429,6 +462,9 @@ def main(argv: list[str] | None = None) -> Path:
     if resumed:
         run.load()
         print(f"resumed {folder} at update {run.update}, {run.seconds / 60:.1f} min", flush=True)
+    elif args.init_model:
+        run.start_from(args.init_model)
+        print(f"started from {args.init_model}", flush=True)
     writer = _tensorboard(folder)
     metrics = folder / "metrics.csv"
     if not metrics.exists():

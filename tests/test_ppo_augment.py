@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from reference_reversi import BLACK_DISC, EMPTY, WHITE_DISC, placements
 
 from boardzoo.games.catalog import game_of
@@ -98,3 +99,37 @@ class _Fixed:
 
     def integers(self, low: int, high: int, size: int) -> np.ndarray:
         return np.full(size, self.value)
+
+
+def test_init_model_starts_the_learner_and_the_league_from_its_weights(tmp_path):
+    import torch
+
+    from boardzoo.learned.model_io import save_model
+    from boardzoo.learned.network import AZNet, NetConfig
+
+    script = load_script()
+    torch.manual_seed(3)
+    config = NetConfig("reversi", {"board_size": 4}, channels=8, blocks=1)
+    model = save_model(tmp_path / "start.pt", AZNet(config))
+    args = script.check(script.Args(game="reversi", options=("board_size=4",), quick=True,
+                                    init_model=str(model), snapshots=2))  # fmt: skip
+    run = script.Run(args, tmp_path)
+    obs = np.zeros((1, 2, 4, 4), np.float32)
+    obs[0, :, 1:3, 1:3] = [[[1, 0], [0, 1]], [[0, 1], [1, 0]]]
+    mask = np.ones((1, 17), bool)
+    before = run.evaluator(obs, mask)[0]
+    run.start_from(args.init_model)
+    saved = torch.load(model, weights_only=True)
+    for net in (run.net, *run.slots):
+        for name, tensor in net.state_dict().items():
+            assert torch.equal(tensor, saved[name]), name
+    after = run.evaluator(obs, mask)[0]
+    assert not np.allclose(before, after)  # the learner's evaluator plays the loaded weights
+    # a model of another network is a one-line error before any work
+    with pytest.raises(SystemExit, match="its network has 8 channels and 1 blocks, this run's "
+                                         "16 and 1"):  # fmt: skip
+        script.check(script.Args(game="reversi", options=("board_size=4",), channels=16,
+                                 init_model=str(model)))  # fmt: skip
+    with pytest.raises(SystemExit, match=r"--init-model: .*plays reversi 4x4, not reversi 6x6"):
+        script.check(script.Args(game="reversi", options=("board_size=6",), quick=True,
+                                 init_model=str(model)))  # fmt: skip

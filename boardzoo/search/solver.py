@@ -207,8 +207,12 @@ def book_answer(state: BoardState) -> SolveResult | None:
     if answer is None or not answer[1]:
         return None
     score, moves = answer
-    best = tuple(action for action, value in moves.items() if value == score)
-    return SolveResult(score, best, 0, 0.0, True, dict(moves))
+    return SolveResult(score, _best_of(score, moves), 0, 0.0, True, dict(moves))
+
+
+def _best_of(score: int, moves: dict[int, int]) -> tuple[int, ...]:
+    """The moves whose book score is the position's ``score``, in the book's order."""
+    return tuple(action for action, value in moves.items() if value == score)
 
 
 def _book_answer(module: ModuleType, state: BoardState) -> tuple[int, dict[int, int]] | None:
@@ -236,7 +240,7 @@ def _from_book(
     start = time.perf_counter()
     score, moves = answer
     if moves:
-        best = tuple(action for action, value in moves.items() if value == score)
+        best = _best_of(score, moves)
         if all_moves:
             return SolveResult(score, best, 0, time.perf_counter() - start, True, dict(moves))
         return SolveResult(score, best[:1], 0, time.perf_counter() - start, True)
