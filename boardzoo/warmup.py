@@ -12,13 +12,14 @@ For each catalog game this compiles the game's rules and its batched env
 kernels around a policy opponent), then each agent's compiled code for that game: the greedy
 player's kernels, the alpha-beta search and the engine's (with the hand-made evaluation and, for
 games that ship one, the learned one), and the MCTS search (the one loop with plain UCT, with the
-solver, with threads and with the strong preset, the batched PUCT search and playouts used with
-prior or value functions, and for games with a solver of their own the searches that hand the
-endgame to it). The loop is compiled once per combination of its switches (which enhancements
-are on, not their values): another combination (``rave``, a cutoff, heuristic rollouts, ...) is
-compiled when an agent first uses it, in its ``prepare``, before any clock, with a notice. The
-first game is compiled in this process (it also compiles the code all games share); the others
-in parallel processes, one per game, as many at a time as there are CPU cores.
+solver, with threads and with the strong preset, the batched PUCT and Gumbel searches (what the
+``az`` agent and ``boardzoo train``'s self-play run) and playouts used with prior or value
+functions, and for games with a solver of their own the searches that hand the endgame to it).
+The loop is compiled once per combination of its switches (which enhancements are on, not their
+values): another combination (``rave``, a cutoff, heuristic rollouts, ...) is compiled when an
+agent first uses it, in its ``prepare``, before any clock, with a notice. The first game is
+compiled in this process (it also compiles the code all games share); the others in parallel
+processes, one per game, as many at a time as there are CPU cores.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import numpy as np
 from boardzoo.agents import AlphaBetaAgent, EngineAgent, GreedyAgent, MCTSAgent
 from boardzoo.agents.compiling import notices_enabled, set_notices
 from boardzoo.agents.puct import PUCTAgent
-from boardzoo.agents.settings import Budget, Endgame, Enhancements, UCTSettings
+from boardzoo.agents.settings import Budget, Endgame, Enhancements, PUCTSettings, UCTSettings
 from boardzoo.games.catalog import game_names, make_game
 from boardzoo.learned import load_net
 from boardzoo.search.handover import default_empties, prepare_solver
@@ -121,12 +122,18 @@ def _prepare(name: str, part: str) -> None:
             (UCTSettings(), Enhancements(preset="strong")),
         ):
             MCTSAgent(one, uct, enhancements, seed=0).prepare(game)
-        # The batched PUCT search (prior and value functions), and with the solver at its
-        # leaves (AlphaZero's default for games with a solver of their own)
-        PUCTAgent(lambda s: np.ones(s.num_actions), budget=one, seed=0).prepare(game)
-        if any(default_empties(game)):
-            _, solve = default_empties(game)
-            PUCTAgent(budget=one, endgame=Endgame(solve_empties=solve), seed=0).prepare(game)
+        # The batched search (prior and value functions), PUCT and Gumbel (what `boardzoo
+        # train`'s self-play uses), each also with the solver at its leaves (AlphaZero's
+        # default for games with a solver of their own)
+        _, solve = default_empties(game)
+        for search in ("puct", "gumbel"):
+            rules = PUCTSettings(search=search)
+            PUCTAgent(lambda s: np.ones(s.num_actions), budget=one, puct=rules, seed=0).prepare(
+                game
+            )
+            if solve:
+                PUCTAgent(budget=one, puct=rules, endgame=Endgame(solve_empties=solve),
+                          seed=0).prepare(game)  # fmt: skip
 
 
 def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
