@@ -11,16 +11,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # two threads each would only contend (the processes the tests start inherit it).
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-# Modules whose tests take long (the cold warm-up compiles for most of a minute) run first, not
-# last as their names would have them: with ``-n 2`` the last tests to finish are short ones, so
-# neither process waits idle for the other at the end.
-RUN_FIRST = ("test_warmup.py",)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the tests of :data:`RUN_FIRST` to the front, each module's order kept."""
-    items.sort(key=lambda item: item.path.name not in RUN_FIRST)
-
 
 @pytest.fixture
 def one_torch_thread():
