@@ -157,16 +157,19 @@ def check(args: Args) -> Args:
 def _check_init_model(args: Args) -> None:
     """Exit with a one-line error unless ``--init-model`` is a model of this game and network."""
     from boardzoo.learned.model_io import ModelFileError, read_model_for
+    from boardzoo.learned.network import NetConfig
 
     try:
         config, _ = read_model_for(args.init_model, game_of(args.game, **game_options(args)))
     except ModelFileError as error:
         raise SystemExit(f"--init-model: {error}") from None
-    if (config.channels, config.blocks) != (args.channels, args.blocks):
+    ours = NetConfig(args.game, game_options(args), channels=args.channels, blocks=args.blocks)
+    if config != ours:  # the whole network, the value head's width included
         raise SystemExit(
-            f"--init-model {args.init_model}: its network has {config.channels} channels and "
-            f"{config.blocks} blocks, this run's {args.channels} and {args.blocks}: give the "
-            "same --channels and --blocks"
+            f"--init-model {args.init_model}: its network has {config.channels} channels, "
+            f"{config.blocks} blocks and a value head of {config.value_hidden}, this run's "
+            f"{ours.channels}, {ours.blocks} and {ours.value_hidden}: give the same --channels "
+            "and --blocks"
         )
 
 

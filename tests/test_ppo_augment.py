@@ -126,8 +126,8 @@ def test_init_model_starts_the_learner_and_the_league_from_its_weights(tmp_path)
     after = run.evaluator(obs, mask)[0]
     assert not np.allclose(before, after)  # the learner's evaluator plays the loaded weights
     # a model of another network is a one-line error before any work
-    with pytest.raises(SystemExit, match="its network has 8 channels and 1 blocks, this run's "
-                                         "16 and 1"):  # fmt: skip
+    with pytest.raises(SystemExit, match="its network has 8 channels, 1 blocks and a value head "
+                                         "of 64, this run's 16, 1 and 64"):  # fmt: skip
         script.check(script.Args(game="reversi", options=("board_size=4",), channels=16,
                                  init_model=str(model)))  # fmt: skip
     with pytest.raises(SystemExit, match=r"--init-model: .*plays reversi 4x4, not reversi 6x6"):
