@@ -17,7 +17,8 @@ ends the episode with -1, so it learns to avoid them). Opponents: any agent spec
 the random player), one drawn per episode. Every ``--eval-every`` steps the policy plays
 ``--eval-episodes`` games against each of ``--eval-opponents`` (legal moves only, deterministic)
 and the win rates are appended to ``evaluations.csv``; a checkpoint is saved at the same time.
-The final model is ``model.zip`` in the run folder, with ``learning_curve.png``.
+The final model is ``model.zip`` in the run folder, with ``learning_curve.png`` and SB3's own
+training figures (losses, entropy, frames a second) in ``progress.csv``.
 
 ``--num-envs N`` (N > 1) trains on the batched env (:mod:`boardzoo.vector`, through
 :class:`boardzoo.rl.SB3VecEnv`): N games stepped in one compiled call, the opponent (``random``
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> Path:
     seed_everything(args.seed)
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
 
     from boardzoo.agents.sb3_agent import SB3Agent
     from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
@@ -152,6 +154,9 @@ def main(argv: list[str] | None = None) -> Path:
         env = BoardGameSingleAgentEnv(args.game, opponent=opponent, **options)
         env.reset(seed=args.seed)
     model = make_model(args, env)
+    # SB3's training figures (losses, entropy, fps) as progress.csv in the run folder; left to
+    # itself SB3 makes an empty folder under /tmp for every learn() call.
+    model.set_logger(configure(str(folder), ["csv"]))
     rows_path = folder / "evaluations.csv"
     fields = ["step", "seconds", "opponent", "win", "draw", "loss", "score"]
     with rows_path.open("w", newline="") as sink:

@@ -1,6 +1,7 @@
 """Test-wide settings: headless pygame, no audio."""
 
 import os
+import tempfile
 
 import pytest
 
@@ -10,6 +11,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # One torch/OpenMP thread per test process: the suite runs one process a core (``-n 2``), and
 # two threads each would only contend (the processes the tests start inherit it).
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# stable-baselines3 makes an (empty) folder SB3-<date> under /tmp for every learn() without a
+# logger of the caller's; the tests' ones go to one folder instead.
+os.environ.setdefault("SB3_LOGDIR", os.path.join(tempfile.gettempdir(), "boardzoo-tests-sb3"))
 
 
 @pytest.fixture

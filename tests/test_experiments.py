@@ -53,6 +53,8 @@ def test_train_baseline_quick(args, tmp_path):
     assert folder.name.startswith("train_baseline-")
     for name in ("args.json", "model.zip", "evaluations.csv", "learning_curve.png"):
         assert (folder / name).stat().st_size > 0, name
+    with (folder / "progress.csv").open() as source:  # SB3's own log, in the run folder
+        assert "time/total_timesteps" in next(csv.reader(source))
     with (folder / "evaluations.csv").open() as source:
         rows = list(csv.DictReader(source))
     assert {row["opponent"] for row in rows} == {"random", "greedy"}

@@ -84,6 +84,7 @@ def quick_model(
     (for ``--quick`` runs without a model), on ``game`` with ``options``."""
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     from boardzoo.envs.single_agent import BoardGameSingleAgentEnv  # (gymnasium: PPO runs only)
 
@@ -95,6 +96,7 @@ def quick_model(
     env = BoardGameSingleAgentEnv(game, opponent="random", **chosen)
     env.reset(seed=seed)
     model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=256, batch_size=64, verbose=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))  # (no SB3-* folder under /tmp)
     model.learn(steps).save(path)
     return path
 
