@@ -84,7 +84,7 @@ def test_connect_fours_first_moves_come_from_the_book_whatever_the_threshold(spe
     assert (info.action, info.proven, info.simulations) == (3, "win", 0)
     assert info.extra["solved"] == "exact"
     edge = game.initial_state()  # the book's last depth: the position, not its children
-    for column in (3, 3, 2, 4)[: book.depth]:
+    for column in (3, 3, 3, 3, 2, 2, 4, 4, 2, 2, 4, 4)[: book.depth]:  # no four: up to depth 12
         edge = edge.apply(column)
     assert book.score(edge) is not None and solve_root(edge, 34, None) is None
 

@@ -1,0 +1,151 @@
+"""How long Connect Four's exact solver takes, by the number of discs on the board.
+
+    python benchmarks/bench_connect_four_solve.py                       # 4-14 discs, 20 each
+    python benchmarks/bench_connect_four_solve.py --discs 5 6 7 8 9 --positions 40 --limit 1
+    python benchmarks/bench_connect_four_solve.py --source labelled     # the labelled set's
+
+The issue's promise is that any position is solved within a second: the opening book
+(``boardzoo/games/data/connect_four_book.npz``) answers the first moves at once and the search
+the rest. This measures it. Positions come from seeded random games (``--source random``, each
+game stopped at a random number of discs among those asked, none finished) or from the shipped
+labelled set (``--source labelled``: games between agents of every strength, from 8 discs on).
+Each is solved twice as ``boardzoo solve`` would, with a fresh table and a clock of ``--limit``
+seconds: its exact score and a best move (``solve(state)``), then every move's exact score
+(``solve(state, all_moves=True)``). Per number of discs this prints how many positions the book
+answered, the share solved within the limit, and the median, 90th percentile and largest
+seconds (a solve cut by the clock counts as the limit). With ``--source labelled`` every score
+finished is checked against the set's and the script exits with status 1 on a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from typing import cast
+
+import numpy as np
+
+from boardzoo.accuracy import read_labelled, shipped_set_path
+from boardzoo.games.catalog import make_game
+from boardzoo.games.connect_four import ConnectFourState
+from boardzoo.games.connect_four_book import shipped_book
+from boardzoo.games.state import BoardState
+from boardzoo.search.solver import forget_tables, solve
+
+
+def _discs(state: BoardState) -> int:
+    s0, s1 = state.bitboards()
+    return (s0 | s1).bit_count()
+
+
+def _random_positions(discs: list[int], count: int, seed: int) -> dict[int, list[BoardState]]:
+    """``count`` positions for each number of ``discs``, from seeded random games."""
+    game = make_game("connect_four")
+    rng = np.random.default_rng(seed)
+    found: dict[int, list[BoardState]] = {d: [] for d in discs}
+    while any(len(found[d]) < count for d in discs):
+        target = int(rng.choice([d for d in discs if len(found[d]) < count]))
+        state = game.initial_state()
+        while _discs(state) < target and not state.is_terminal():
+            state = state.apply(int(rng.choice(state.legal_actions())))
+        if not state.is_terminal() and _discs(state) == target:
+            found[target].append(state)
+    return found
+
+
+def _labelled_positions(
+    discs: list[int], count: int
+) -> tuple[dict[int, list[BoardState]], dict[int, int]]:
+    """Up to ``count`` positions of the shipped labelled set for each number of ``discs``, and
+    each one's exact score by the set."""
+    game = make_game("connect_four")
+    labelled = read_labelled(shipped_set_path(game))
+    found: dict[int, list[BoardState]] = {d: [] for d in discs}
+    scores: dict[int, int] = {}
+    for position in labelled.positions:
+        d = len(position.moves)
+        if d in found and len(found[d]) < count:
+            state = position.state(game)
+            found[d].append(state)
+            scores[id(state)] = position.best
+    return found, scores
+
+
+def _timed(state: BoardState, limit: float, all_moves: bool) -> tuple[float, bool, int]:
+    """Seconds of one solve with a fresh table (the limit when cut), whether it finished, and
+    its score."""
+    forget_tables()
+    result = solve(state, all_moves=all_moves, time_limit=limit)
+    seconds = min(result.seconds, limit) if result.complete else limit
+    return seconds, result.complete, result.score
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--discs", type=int, nargs="+", default=list(range(4, 15)))
+    parser.add_argument("--positions", type=int, default=20, help="positions per number of discs")
+    parser.add_argument("--limit", type=float, default=1.0, help="seconds a solve may take")
+    parser.add_argument("--source", choices=("random", "labelled"), default="random")
+    parser.add_argument("--seed", type=int, default=0, help="the random games' seed")
+    args = parser.parse_args(argv)
+    if any(not 0 <= d <= 41 for d in args.discs):
+        parser.error(f"--discs {args.discs}: each must be 0..41")
+    if args.positions < 1:
+        parser.error(f"--positions {args.positions}: give 1 or more")
+    if args.limit <= 0:
+        parser.error(f"--limit {args.limit}: give a positive number of seconds")
+    discs = sorted(set(args.discs))
+    want: dict[int, int] = {}
+    if args.source == "random":
+        found = _random_positions(discs, args.positions, args.seed)
+    else:
+        found, want = _labelled_positions(discs, args.positions)
+    book = shipped_book()
+    depth = book.depth if book is not None else 0
+    held = "none" if book is None else f"depth {depth}, {len(book):,} positions"
+    print(f"Connect Four solves, {args.source} positions, a clock of {args.limit:g} s each; "
+          f"opening book: {held}")  # fmt: skip
+    _timed(_random_positions([24], 1, args.seed)[24][0], args.limit, True)  # loads the solver
+    columns = f"{'median':>7} {'p90':>7} {'max':>7}"
+    print(f"{'discs':>5} {'n':>4} {'book':>4} | {'score: <=limit':>14} {columns} | "
+          f"{'all moves':>10} {columns}")  # fmt: skip
+    wrong = 0
+    totals: dict[str, list[float]] = defaultdict(list)
+    for d in discs:
+        states = found[d]
+        if not states:
+            print(f"{d:>5} {0:>4}   (none in the set)")
+            continue
+        row: dict[str, list[float]] = defaultdict(list)
+        done: dict[str, int] = defaultdict(int)
+        in_book = 0
+        for state in states:
+            in_book += book is not None and book.score(cast(ConnectFourState, state)) is not None
+            for kind, all_moves in (("score", False), ("all", True)):
+                seconds, complete, score = _timed(state, args.limit, all_moves)
+                row[kind].append(seconds)
+                totals[kind].append(seconds)
+                done[kind] += complete
+                if complete and id(state) in want and score != want[id(state)]:
+                    wrong += 1
+                    print(f"  wrong: {state!r} scored {score}, the set says {want[id(state)]}")
+        cells = []
+        for kind in ("score", "all"):
+            times = np.array(row[kind])
+            share = f"{done[kind] / len(states):.0%}"
+            cells.append(f"{share:>{14 if kind == 'score' else 10}} {np.median(times):>7.3f} "
+                         f"{np.percentile(times, 90):>7.3f} {times.max():>7.3f}")  # fmt: skip
+        print(f"{d:>5} {len(states):>4} {in_book:>4} | {cells[0]} | {cells[1]}")
+    for kind in ("score", "all"):
+        times = np.array(totals[kind])
+        within = float(np.mean(times < args.limit))
+        print(f"{kind}: {within:.1%} of {len(times)} solves under {args.limit:g} s")
+    if wrong:
+        print(f"{wrong} scores differ from the labelled set's")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
