@@ -207,3 +207,36 @@ def test_the_searches_hand_connect_four_endgames_to_the_solver():
         info = agent.search(state)
         assert info.extra["solved"] == "exact" and info.extra["score"] == max(want.values())
         assert want[info.action] == max(want.values())
+
+
+def _solve_benchmark():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_connect_four_solve.py"
+    spec = importlib.util.spec_from_file_location("connect_four_solve_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_solve_benchmark_times_book_and_search_and_checks_the_labels(capsys, monkeypatch):
+    bench = _solve_benchmark()
+    assert bench.main(["--source", "labelled", "--discs", "20", "24", "--positions", "3"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:5].strip()}
+    assert rows["20"][:6] == ["20", "3", "0", "|", "100%", rows["20"][5]]
+    assert "score: 100.0% of 6 solves under 1 s" in out
+    if shipped_book() is not None:  # a position in the book: answered at once
+        assert bench.main(["--discs", "2", "--positions", "2"]) == 0
+        assert capsys.readouterr().out.splitlines()[2].split()[:5] == ["2", "2", "2", "|", "100%"]
+    found, scores = bench._labelled_positions([22], 2)
+    monkeypatch.setattr(
+        bench, "_labelled_positions", lambda d, n: (found, {k: v + 1 for k, v in scores.items()})
+    )
+    assert bench.main(["--source", "labelled", "--discs", "22", "--positions", "2"]) == 1
+    assert "2 positions' scores differ from the labelled set's" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench.main(["--discs", "50"])
+    assert "--discs [50]: each must be 0..41" in capsys.readouterr().err
