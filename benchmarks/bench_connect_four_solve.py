@@ -109,7 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         found, want = _labelled_positions(discs, args.positions)
     book = shipped_book()
     depth = book.depth if book is not None else 0
-    held = "none" if book is None else f"depth {depth}, {len(book):,} positions"
+    held = "none"
+    if book is not None:
+        stored = int((book.moves >= 0).sum())
+        held = f"depth {depth}, {len(book):,} positions, a best move stored for {stored:,}"
     print(f"Connect Four solves, {args.source} positions, a clock of {args.limit:g} s each; "
           f"opening book: {held}")  # fmt: skip
     prepare_solver(make_game("connect_four"))  # loaded before any clock

@@ -2,6 +2,7 @@
 
     python scripts/make_connect_four_book.py --depth 4 --work runs/c4-book
     python scripts/make_connect_four_book.py --depth 6 --work runs/c4-book --workers 16 --minutes 50
+    python scripts/make_connect_four_book.py --depth 6 --work runs/c4-book --moves --minutes 50
 
 Every position with exactly ``--depth`` discs (one per mirror pair, none finished) is solved by
 the exact solver (:mod:`boardzoo.games.connect_four_solver`), each as it finishes appended to
@@ -10,6 +11,12 @@ on where it stopped; ``--minutes`` stops it in time for the session. Once every 
 solved, the shallower positions follow by negamax (:func:`~boardzoo.games.connect_four_book.
 complete_book`) and the book is written to ``--out`` (the shipped book by default), with the
 command, the depth, the positions and the solver's seconds and nodes in the JSON beside it.
+
+With ``--moves`` a best move of every leaf follows (one null-window search each, at its known
+score: the first move that reaches it), appended to ``WORK/moves-DEPTH.jsonl`` in the same way;
+the book then answers a leaf's best move at once, where otherwise only its score is known (its
+children are beyond the book). The book is written with the moves found so far each time, so a
+run stopped by ``--minutes`` ships what it found and the next goes on.
 """
 
 from __future__ import annotations
@@ -19,16 +26,23 @@ import json
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from boardzoo.games.connect_four import ConnectFourState
+import numpy as np
+
+from boardzoo.budget import NODES, new_counters
+from boardzoo.games.connect_four import COLS, HEIGHT, ConnectFourState
 from boardzoo.games.connect_four_book import (
     BOOK_PATH,
     canonical_key,
     complete_book,
+    position_key,
     positions_at,
     save_book,
 )
+from boardzoo.games.connect_four_solver import NUM_COUNTERS, new_table, solve_position
 from boardzoo.search.solver import solve
 
 MAX_DEPTH = 12  # positions with 12 discs: millions; beyond, the search alone is fast
@@ -43,6 +57,35 @@ def _solve(state: ConnectFourState) -> dict[str, float | int]:
         "score": result.score,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 4),
+    }
+
+
+_MOVE_TABLE: list[tuple[np.ndarray, np.ndarray]] = []  # this process's, kept between leaves
+
+
+def _best_move(task: tuple[ConnectFourState, int]) -> dict[str, float | int]:
+    """A best column of one leaf of known score, for the orientation the book keys: one
+    null-window search at the root (is the score at least this?) that stops at the first move
+    reaching it, the moves tried in the solver's order."""
+    state, score = task
+    if not _MOVE_TABLE:
+        _MOVE_TABLE.append(new_table(24))
+    keys, data = _MOVE_TABLE[0]
+    counters = new_counters(NUM_COUNTERS)
+    own = state.red if state.current_player == 0 else state.yellow
+    start = time.perf_counter()
+    value, cell = solve_position(np.uint64(own), np.uint64(state.red | state.yellow),
+                                 score - 1, score, keys, data, counters)  # fmt: skip
+    if value < score or cell < 0:
+        raise RuntimeError(f"no move reaches the score {score} of leaf {canonical_key(state)}")
+    column = int(cell) // HEIGHT
+    if position_key(state) != canonical_key(state):
+        column = COLS - 1 - column  # the book keys the mirror image
+    return {
+        "key": canonical_key(state),
+        "move": column,
+        "nodes": int(counters[NODES]),
+        "seconds": round(time.perf_counter() - start, 4),
     }
 
 
@@ -72,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, required=True, help="folder for the solved leaves")
     parser.add_argument("--out", type=Path, default=BOOK_PATH, help="the book (.npz) to write")
     parser.add_argument("--workers", type=int, default=1, help="processes solving at once")
+    parser.add_argument(
+        "--moves",
+        action="store_true",
+        help="then also a best move of every leaf (the book answers them too)",
+    )
     parser.add_argument("--minutes", type=float, help="stop after this long (run again to go on)")
     args = parser.parse_args(argv)
     if not 1 <= args.depth <= MAX_DEPTH:
@@ -83,19 +131,62 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.suffix != ".npz":
         parser.error(f"--out {args.out}: the book is an .npz file")
     args.work.mkdir(parents=True, exist_ok=True)
-    record = args.work / f"leaves-{args.depth}.jsonl"
-    done = _done(record)
+    stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     leaves = list(positions_at(args.depth))
-    todo = [state for state in leaves if canonical_key(state) not in done]
-    print(f"{len(leaves):,} positions with {args.depth} discs; {len(done):,} solved in {record}")
+    record = args.work / f"leaves-{args.depth}.jsonl"
+    done, complete = _run(_solve, leaves, record, args.workers, stop)
+    if not complete:
+        return 0
+    scores = complete_book({key: int(row["score"]) for key, row in done.items()}, args.depth)
+    moves: dict[int, int] = {}
+    if args.moves:
+        tasks = [(state, int(done[canonical_key(state)]["score"])) for state in leaves]
+        found, _ = _run(_best_move, tasks, args.work / f"moves-{args.depth}.jsonl",
+                        args.workers, stop)  # fmt: skip
+        moves = {key: int(row["move"]) for key, row in found.items()}
+    meta = {
+        "command": "python scripts/make_connect_four_book.py " + " ".join(sys.argv[1:]),
+        "leaves": len(leaves),
+        "solver_seconds": round(sum(float(row["seconds"]) for row in done.values()), 1),
+        "solver_nodes": sum(int(row["nodes"]) for row in done.values()),
+        "made": time.strftime("%Y-%m-%d"),
+    }
+    if args.moves:  # the moves found so far (the book is written as they come)
+        meta["leaves_with_a_move"] = len(moves)
+        meta["move_seconds"] = round(sum(float(row["seconds"]) for row in found.values()), 1)
+    save_book(args.out, scores, args.depth, meta, moves)
+    print(
+        f"wrote {args.out}: {len(scores):,} positions with at most {args.depth} discs"
+        + (f", the best move of the {len(moves):,} with {args.depth}" if moves else "")
+    )
+    return 0
+
+
+def _run(
+    work: Callable[[Any], dict[str, float | int]],
+    tasks: Sequence[Any],
+    record: Path,
+    workers: int,
+    stop: float | None,
+) -> tuple[dict[int, dict[str, float | int]], bool]:
+    """Do ``work`` on every task (a leaf, or a leaf and its score) not yet in ``record``, in
+    ``workers`` processes, each row appended to ``record`` as it comes; the rows by their leaf's
+    key, and whether every task has one (``False``: ``stop``, a ``time.monotonic``, came
+    first)."""
+
+    def key_of(task: Any) -> int:
+        return canonical_key(task[0] if isinstance(task, tuple) else task)
+
+    done = _done(record)
+    todo = [task for task in tasks if key_of(task) not in done]
+    print(f"{record.name}: {len(tasks):,} positions, {len(done):,} done before")
     start = time.monotonic()
-    stop = None if args.minutes is None else start + 60 * args.minutes
     if todo:
         with (
-            multiprocessing.get_context("spawn").Pool(args.workers) as pool,
+            multiprocessing.get_context("spawn").Pool(workers) as pool,
             record.open("a") as out,
         ):
-            for count, row in enumerate(pool.imap_unordered(_solve, todo), start=1):
+            for count, row in enumerate(pool.imap_unordered(work, todo), start=1):
                 out.write(json.dumps(row) + "\n")
                 out.flush()
                 done[int(row["key"])] = row
@@ -104,21 +195,10 @@ def main(argv: list[str] | None = None) -> int:
                 if stop is not None and time.monotonic() > stop:
                     pool.terminate()
                     break
-    missing = len(leaves) - sum(canonical_key(state) in done for state in leaves)
+    missing = sum(key_of(task) not in done for task in tasks)
     if missing:
         print(f"stopped: {missing:,} positions left; run the same command again to go on")
-        return 0
-    scores = complete_book({key: int(row["score"]) for key, row in done.items()}, args.depth)
-    meta = {
-        "command": "python scripts/make_connect_four_book.py " + " ".join(sys.argv[1:]),
-        "leaves": len(leaves),
-        "solver_seconds": round(sum(float(row["seconds"]) for row in done.values()), 1),
-        "solver_nodes": sum(int(row["nodes"]) for row in done.values()),
-        "made": time.strftime("%Y-%m-%d"),
-    }
-    save_book(args.out, scores, args.depth, meta)
-    print(f"wrote {args.out}: {len(scores):,} positions with at most {args.depth} discs")
-    return 0
+    return done, not missing
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -29,12 +30,13 @@ from boardzoo.games.connect_four_book import (
     complete_book,
     load_book,
     mirror,
+    position_key,
     positions_at,
     save_book,
     shipped_book,
 )
-from boardzoo.search.handover import default_empties
-from boardzoo.search.solver import forget_tables, solve
+from boardzoo.search.handover import default_empties, solve_root
+from boardzoo.search.solver import book_answer, forget_tables, solve
 
 GAME = make_game("connect_four")
 
@@ -167,6 +169,67 @@ def test_solves_are_answered_from_a_book_file(tmp_path, monkeypatch):
     path.with_suffix(".json").write_text("{}")
     with pytest.raises(ValueError, match="not a Connect Four book"):
         load_book(path)
+
+
+def _mirror_image(state):
+    return GAME.state_from_bitboards(mirror(state.red), mirror(state.yellow), state.current_player)
+
+
+def test_a_book_with_its_leaves_best_moves_answers_them_at_once_either_way_round(
+    tmp_path, monkeypatch
+):
+    """The best move a book stores for a leaf (for the orientation its key stands for) is
+    played at once for the leaf and, mirrored, for its mirror image; the search proves that it
+    keeps the leaf's score. The root solve of the searches (the handover) plays it too."""
+    ((root, _),) = random_positions(1, 16, 16, seed=8)
+    depth = 42 - 16 + 1
+    leaves, moves, states = {}, {}, []
+    for child in map(root.apply, root.legal_actions()):
+        if child.is_terminal():
+            continue
+        found = solve(child)
+        key = canonical_key(child)
+        leaves[key] = found.score
+        column = found.best_moves[0]
+        # stored for the orientation of the smaller key
+        moves[key] = column if position_key(child) == key else 6 - column
+        states.append(child)
+    path = tmp_path / "book.npz"
+    save_book(path, complete_book(leaves, depth, root), depth, {"command": "a test"}, moves)
+    book = load_book(path)
+    monkeypatch.setattr("boardzoo.games.connect_four_solver.shipped_book", lambda: book)
+    mirrored = 0
+    for leaf in states:
+        for position in (leaf, _mirror_image(leaf)):
+            answered = solve(position)
+            assert answered.nodes == 0 and answered.score == leaves[canonical_key(leaf)]
+            (move,) = answered.best_moves
+            forget_tables()
+            assert -solve(position.apply(move)).score == answered.score
+            assert book_answer(position) == replace(answered, seconds=0.0)
+            info = solve_root(position, 1, None)  # beyond the solver's empties: the book
+            assert info is not None and info.best_moves == (move,) and info.nodes == 0
+            mirrored += position_key(position) != canonical_key(position)
+    assert mirrored == len(states)  # each leaf was asked in the book's orientation and not
+    with np.load(path) as data:
+        assert (data["moves"] >= 0).sum() == len(states)
+        np.savez(path, keys=data["keys"], scores=data["scores"], moves=data["moves"] + 7)
+    with pytest.raises(ValueError, match="a column or -1 each"):
+        load_book(path)
+
+
+def test_the_shipped_books_stored_moves_keep_the_score():
+    """A few of the shipped book's leaves with a stored move (the quickest to check: the
+    largest scores first): the searched score after the move is the book's."""
+    book = shipped_book()
+    if book is None or not (book.moves >= 0).any():
+        pytest.skip("no stored moves in the shipped book (make_connect_four_book.py --moves)")
+    leaves = [s for s in positions_at(book.depth) if book.best_move(s) is not None]
+    leaves.sort(key=lambda s: -abs(book.score(s)))
+    for leaf in [*leaves[:2], *leaves[len(leaves) // 2 :][:1]]:
+        move = book.best_move(leaf)
+        assert leaf.is_legal(move)
+        assert -solve(leaf.apply(move), time_limit=60).score == book.score(leaf)
 
 
 def test_the_empty_board_is_a_first_player_win_with_the_centre_column_only():

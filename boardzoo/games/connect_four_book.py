@@ -84,12 +84,17 @@ class Book:
         scores: int8, the score of each position for its player to move.
         depth: the most discs of a position in the book.
         meta: how the book was made (command, seconds, counts).
+        moves: int8, a column that reaches each position's score, for the orientation its key
+            stands for (the position whose key is the smaller), ``-1`` where the book holds
+            none: the positions with :attr:`depth` discs have one when the book was made with
+            ``--moves``; the shallower ones have their children in the book instead.
     """
 
     keys: np.ndarray
     scores: np.ndarray
     depth: int
     meta: Mapping[str, object]
+    moves: np.ndarray
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -104,6 +109,19 @@ class Book:
         if index < len(self.keys) and self.keys[index] == key:
             return int(self.scores[index])
         return None
+
+    def best_move(self, state: ConnectFourState) -> int | None:
+        """A column (the action) that keeps ``state``'s score, where the book holds one,
+        else ``None``."""
+        if state.is_terminal() or (state.red | state.yellow).bit_count() > self.depth:
+            return None
+        key = position_key(state)
+        canonical = min(key, mirror(key))
+        index = int(np.searchsorted(self.keys, np.uint64(canonical)))
+        if index == len(self.keys) or self.keys[index] != canonical or self.moves[index] < 0:
+            return None
+        column = int(self.moves[index])
+        return column if key == canonical else COLS - 1 - column
 
     def move_scores(self, state: ConnectFourState) -> dict[int, int] | None:
         """The exact score of every legal move for the player making it, if every child is in
@@ -168,13 +186,20 @@ def complete_book(
 
 
 def save_book(
-    path: Path, scores: Mapping[int, int], depth: int, meta: Mapping[str, object]
+    path: Path,
+    scores: Mapping[int, int],
+    depth: int,
+    meta: Mapping[str, object],
+    moves: Mapping[int, int] | None = None,
 ) -> None:
-    """Write a book: ``path`` (``.npz``: sorted keys and scores) and its JSON beside it."""
+    """Write a book: ``path`` (``.npz``: sorted keys, scores and the best column of the
+    positions in ``moves``, ``-1`` for the others) and its JSON beside it."""
     keys = np.array(sorted(scores), dtype=np.uint64)
     values = np.array([scores[int(key)] for key in keys], dtype=np.int8)
+    moves = moves or {}
+    columns = np.array([moves.get(int(key), -1) for key in keys], dtype=np.int8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, keys=keys, scores=values)
+    np.savez_compressed(path, keys=keys, scores=values, moves=columns)
     info = {"depth": depth, "positions": len(keys), **meta}
     path.with_suffix(".json").write_text(json.dumps(info, indent=2) + "\n")
 
@@ -184,11 +209,12 @@ def load_book(path: Path) -> Book:
 
     Raises:
         ValueError: the file is not a book (no ``keys`` and ``scores`` of one length, keys not
-            sorted, or no depth in its JSON).
+            sorted, moves other than columns or ``-1``, or no depth in its JSON).
     """
     try:
         with np.load(path, allow_pickle=False) as data:
             keys, scores = data["keys"], data["scores"]
+            moves = data["moves"] if "moves" in data else np.full(len(keys), -1, dtype=np.int8)
         info = json.loads(path.with_suffix(".json").read_text())
         depth = int(info["depth"])
     except (OSError, KeyError, ValueError, TypeError) as error:
@@ -197,7 +223,13 @@ def load_book(path: Path) -> Book:
         raise ValueError(f"{path}: not a Connect Four book (keys uint64, scores int8, one each)")
     if len(keys) > 1 and not bool(np.all(keys[1:] > keys[:-1])):
         raise ValueError(f"{path}: the book's keys are not sorted")
-    return Book(keys, scores, depth, info)
+    if (
+        moves.dtype != np.int8
+        or moves.shape != keys.shape
+        or not bool(np.all((moves >= -1) & (moves < COLS)))
+    ):
+        raise ValueError(f"{path}: not a Connect Four book (moves int8, a column or -1 each)")
+    return Book(keys, scores, depth, info, moves)
 
 
 @cache

@@ -44,6 +44,7 @@ __all__ = [
     "SCORE_LIMIT",
     "TAKEOVER_EMPTIES",
     "TREE_EMPTIES",
+    "book_move",
     "book_scores",
     "new_table",
     "solve",
@@ -348,3 +349,12 @@ def book_scores(state: ConnectFourState) -> tuple[int, dict[int, int]] | None:
     if book is None or score is None:
         return None
     return score, book.move_scores(state) or {}
+
+
+def book_move(state: ConnectFourState) -> int | None:
+    """A move (a column) that keeps ``state``'s book score, where the shipped book holds one
+    for a position whose children are beyond it (its positions with the most discs); ``None``
+    otherwise. The solver's optional ``book_move`` (:func:`boardzoo.search.solver.solve` asks it
+    when :func:`book_scores` has no move's score)."""
+    book = shipped_book()
+    return None if book is None else book.best_move(state)

@@ -200,14 +200,18 @@ def empties_of(state: BoardState) -> int:
 def book_answer(state: BoardState) -> SolveResult | None:
     """The game's opening book's answer, at once: the exact score of ``state`` and of every
     legal move (all best moves listed), where the book holds the position and all its children;
-    ``None`` otherwise (a game without a book, a position beyond it, or one whose children are:
-    :func:`solve` then has to search)."""
+    the score and the one best move it stores, for a position whose children are beyond it;
+    ``None`` otherwise (a game without a book, a position beyond it, or one with no move
+    stored: :func:`solve` then has to search)."""
     module, _ = game_solver(state.game)
     answer = _book_answer(module, state)
-    if answer is None or not answer[1]:
+    if answer is None:
         return None
     score, moves = answer
-    return SolveResult(score, _best_of(score, moves), 0, 0.0, True, dict(moves))
+    if moves:
+        return SolveResult(score, _best_of(score, moves), 0, 0.0, True, dict(moves))
+    stored = _book_move(module, state)
+    return None if stored is None else SolveResult(score, (stored,), 0, 0.0, True)
 
 
 def _best_of(score: int, moves: dict[int, int]) -> tuple[int, ...]:
@@ -224,6 +228,13 @@ def _book_answer(module: ModuleType, state: BoardState) -> tuple[int, dict[int, 
     return cast("tuple[int, dict[int, int]] | None", booked(state))
 
 
+def _book_move(module: ModuleType, state: BoardState) -> int | None:
+    """A best move the game's opening book stores for ``state`` (where it has no move's
+    score), ``None`` if it has none or the solver no book."""
+    stored = getattr(module, "book_move", None)
+    return None if stored is None else cast("int | None", stored(state))
+
+
 def _from_book(
     state: BoardState,
     run: Any,
@@ -235,8 +246,14 @@ def _from_book(
     time_limit: float | None,
 ) -> SolveResult:
     """A solve answered by the game's opening book: the score, and the moves' scores where the
-    book has the children too; else the first move whose child the solver proves to reach the
-    score (a search with a window of one score around it)."""
+    book has the children too; else the best move the book stores; else a move that the solver
+    proves to reach the score: one null-window search at the root (is the score at least the
+    book's?), which tries the moves in the solver's own order and stops at the first that
+    reaches it.
+
+    Raises:
+        RuntimeError: no move reaches the book's score (the book is wrong).
+    """
     start = time.perf_counter()
     score, moves = answer
     if moves:
@@ -244,23 +261,22 @@ def _from_book(
         if all_moves:
             return SolveResult(score, best, 0, time.perf_counter() - start, True, dict(moves))
         return SolveResult(score, best[:1], 0, time.perf_counter() - start, True)
+    stored = _book_move(module, state)
+    if stored is not None:
+        return SolveResult(score, (stored,), 0, time.perf_counter() - start, True)
     game = state.game
     keys, data = _table(game, module, table_bits)
     counters = new_counters(module.NUM_COUNTERS, max_nodes, time_limit)
-    for action in state.legal_actions():
-        child = state.apply(action)
-        sign = 1 if child.current_player != state.current_player else -1
-        c0, c1 = (np.uint64(b) for b in child.bitboards())
-        target = -sign * score  # the child's score for its player to move, if it reaches score
-        value, _ = run(c0, c1, np.int64(child.current_player), game.params, target - 1,
-                       target + 1, keys, data, counters)  # fmt: skip
-        if counters[ABORTED]:
-            break
-        if value == target:
-            seconds = time.perf_counter() - start
-            return SolveResult(score, (action,), int(counters[NODES]), seconds, True)
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    player = np.int64(state.current_player)
+    value, cell = run(s0, s1, player, game.params, score - 1, score, keys, data, counters)
     seconds = time.perf_counter() - start
-    return SolveResult(0, (), int(counters[NODES]), seconds, True, complete=False)
+    if counters[ABORTED]:
+        return SolveResult(0, (), int(counters[NODES]), seconds, True, complete=False)
+    if value < score:
+        raise RuntimeError(f"no move reaches the opening book's score {score} of {state!r}")
+    action = _action(game, state, int(cell))
+    return SolveResult(score, (action,), int(counters[NODES]), seconds, True)
 
 
 def _action(game: Game, state: BoardState, cell: int) -> int:
