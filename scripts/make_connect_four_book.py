@@ -157,7 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     save_book(args.out, scores, args.depth, meta, moves)
     print(
         f"wrote {args.out}: {len(scores):,} positions with at most {args.depth} discs"
-        + (f", the best move of the {len(moves):,} with {args.depth}" if moves else "")
+        + (
+            f", a best move for {len(moves):,} of the {len(leaves):,} with {args.depth}"
+            if moves
+            else ""
+        )
     )
     return 0
 
