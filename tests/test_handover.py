@@ -25,6 +25,7 @@ from boardzoo.search.driver import TreeSearch
 from boardzoo.search.function_evaluators import CallbackEvaluator
 from boardzoo.search.handover import default_empties, solve_root
 from boardzoo.search.options import Rules
+from boardzoo.search.solver import solve
 
 SOLVED = 2  # tree.terminal of a node the solver proved
 
@@ -70,7 +71,9 @@ def test_a_root_solve_that_cannot_finish_in_time_gives_the_move_back():
 @pytest.mark.parametrize("spec", ["az:time_limit=5", "mcts:preset=strong,time_limit=5"])
 def test_connect_fours_first_moves_come_from_the_book_whatever_the_threshold(spec):
     """The empty board, 42 empty cells (beyond the root's 34): the book answers it and every
-    move at once, with the known result: the first player wins with the centre column only."""
+    move at once, with the known result: the first player wins with the centre column only. At
+    the book's last depth it answers with the move it stores, one the solver finds keeps the
+    score."""
     pytest.importorskip("torch")
     from boardzoo.games.connect_four_book import shipped_book
 
@@ -86,7 +89,12 @@ def test_connect_fours_first_moves_come_from_the_book_whatever_the_threshold(spe
     edge = game.initial_state()  # the book's last depth: the position, not its children
     for column in (3, 3, 3, 3, 2, 2, 4, 4, 2, 2, 4, 4)[: book.depth]:  # no four: up to depth 12
         edge = edge.apply(column)
-    assert book.score(edge) is not None and solve_root(edge, 34, None) is None
+    answer = solve_root(edge, 34, None)  # its best move where the book stores one, else none
+    if book.best_move(edge) is None:
+        assert book.score(edge) is not None and answer is None
+    else:
+        assert answer is not None and answer.nodes == 0 and answer.score == book.score(edge)
+        assert -solve(edge.apply(answer.best_moves[0])).score == answer.score
 
 
 def test_uct_proves_nodes_inside_the_tree_with_the_solvers_results():
