@@ -9,9 +9,11 @@ keys (``own + mask + bottom``, one per position).
 
 The book is made by ``python scripts/make_connect_four_book.py``: every position with exactly
 ``depth`` discs is solved by the search (the long part, resumable), and the shallower ones
-follow from them by negamax (:func:`complete_book`). The shipped file
-(``boardzoo/games/data/connect_four_book.npz``, with a JSON file beside it naming the command,
-depth and time that made it) holds sorted keys and scores, read with ``allow_pickle=False``.
+follow from them by negamax (:func:`complete_book`); with ``--moves``, a best move of each
+position with ``depth`` discs too (its children are beyond the book, so its score alone does
+not say which move keeps it). The shipped file (``boardzoo/games/data/connect_four_book.npz``,
+with a JSON file beside it naming the command, depth and time that made it) holds sorted keys,
+scores and those moves, read with ``allow_pickle=False``.
 """
 
 from __future__ import annotations
