@@ -30,10 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from boardzoo.budget import NODES, new_counters
-from boardzoo.games.connect_four import COLS, HEIGHT, ConnectFourState
+from boardzoo.games.connect_four import COLS, ConnectFourState
 from boardzoo.games.connect_four_book import (
     BOOK_PATH,
     canonical_key,
@@ -42,8 +39,7 @@ from boardzoo.games.connect_four_book import (
     positions_at,
     save_book,
 )
-from boardzoo.games.connect_four_solver import NUM_COUNTERS, new_table, solve_position
-from boardzoo.search.solver import solve
+from boardzoo.search.solver import move_reaching, solve
 
 MAX_DEPTH = 12  # positions with 12 discs: millions; beyond, the search alone is fast
 PROGRESS_EVERY = 20  # positions between two lines of progress
@@ -60,32 +56,19 @@ def _solve(state: ConnectFourState) -> dict[str, float | int]:
     }
 
 
-_MOVE_TABLE: list[tuple[np.ndarray, np.ndarray]] = []  # this process's, kept between leaves
-
-
 def _best_move(task: tuple[ConnectFourState, int]) -> dict[str, float | int]:
-    """A best column of one leaf of known score, for the orientation the book keys: one
-    null-window search at the root (is the score at least this?) that stops at the first move
-    reaching it, the moves tried in the solver's order."""
+    """A best column of one leaf of known score (:func:`~boardzoo.search.solver.move_reaching`;
+    the table is kept between leaves), for the orientation the book keys."""
     state, score = task
-    if not _MOVE_TABLE:
-        _MOVE_TABLE.append(new_table(24))
-    keys, data = _MOVE_TABLE[0]
-    counters = new_counters(NUM_COUNTERS)
-    own = state.red if state.current_player == 0 else state.yellow
-    start = time.perf_counter()
-    value, cell = solve_position(np.uint64(own), np.uint64(state.red | state.yellow),
-                                 score - 1, score, keys, data, counters)  # fmt: skip
-    if value < score or cell < 0:
-        raise RuntimeError(f"no move reaches the score {score} of leaf {canonical_key(state)}")
-    column = int(cell) // HEIGHT
+    result = move_reaching(state, score, table_bits=24)
+    column = result.best_moves[0]
     if position_key(state) != canonical_key(state):
         column = COLS - 1 - column  # the book keys the mirror image
     return {
         "key": canonical_key(state),
         "move": column,
-        "nodes": int(counters[NODES]),
-        "seconds": round(time.perf_counter() - start, 4),
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 4),
     }
 
 
@@ -134,15 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     leaves = list(positions_at(args.depth))
     record = args.work / f"leaves-{args.depth}.jsonl"
-    done, complete = _run(_solve, leaves, record, args.workers, stop)
+    keys = [canonical_key(state) for state in leaves]
+    done, complete = _run(_solve, leaves, keys, record, args.workers, stop)
     if not complete:
         return 0
     scores = complete_book({key: int(row["score"]) for key, row in done.items()}, args.depth)
     moves: dict[int, int] = {}
     if args.moves:
         tasks = [(state, int(done[canonical_key(state)]["score"])) for state in leaves]
-        found, _ = _run(_best_move, tasks, args.work / f"moves-{args.depth}.jsonl",
-                        args.workers, stop)  # fmt: skip
+        moves_record = args.work / f"moves-{args.depth}.jsonl"
+        found, _ = _run(_best_move, tasks, keys, moves_record, args.workers, stop)
         moves = {key: int(row["move"]) for key, row in found.items()}
     meta = {
         "command": "python scripts/make_connect_four_book.py " + " ".join(sys.argv[1:]),
@@ -169,20 +153,17 @@ def main(argv: list[str] | None = None) -> int:
 def _run(
     work: Callable[[Any], dict[str, float | int]],
     tasks: Sequence[Any],
+    keys: Sequence[int],
     record: Path,
     workers: int,
     stop: float | None,
 ) -> tuple[dict[int, dict[str, float | int]], bool]:
-    """Do ``work`` on every task (a leaf, or a leaf and its score) not yet in ``record``, in
-    ``workers`` processes, each row appended to ``record`` as it comes; the rows by their leaf's
-    key, and whether every task has one (``False``: ``stop``, a ``time.monotonic``, came
-    first)."""
-
-    def key_of(task: Any) -> int:
-        return canonical_key(task[0] if isinstance(task, tuple) else task)
-
+    """Do ``work`` on every task (a leaf, or a leaf and its score; ``keys``: each one's leaf's)
+    not yet in ``record``, in ``workers`` processes, each row appended to ``record`` as it
+    comes; the rows by their leaf's key, and whether every task has one (``False``: ``stop``, a
+    ``time.monotonic``, came first)."""
     done = _done(record)
-    todo = [task for task in tasks if key_of(task) not in done]
+    todo = [task for task, key in zip(tasks, keys, strict=True) if key not in done]
     print(f"{record.name}: {len(tasks):,} positions, {len(done):,} done before")
     start = time.monotonic()
     if todo:
@@ -199,7 +180,7 @@ def _run(
                 if stop is not None and time.monotonic() > stop:
                     pool.terminate()
                     break
-    missing = sum(key_of(task) not in done for task in tasks)
+    missing = sum(key not in done for key in keys)
     if missing:
         print(f"stopped: {missing:,} positions left; run the same command again to go on")
     return done, not missing

@@ -101,29 +101,28 @@ class Book:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def score(self, state: ConnectFourState) -> int | None:
-        """The exact score of ``state`` for its player to move, ``None`` if it is not in the
-        book (more than :attr:`depth` discs, or a finished game)."""
+    def _index(self, state: ConnectFourState) -> int | None:
+        """Where ``state`` (or its mirror image) is in the book, ``None`` if it is not."""
         if state.is_terminal() or (state.red | state.yellow).bit_count() > self.depth:
             return None
         key = np.uint64(canonical_key(state))
         index = int(np.searchsorted(self.keys, key))
-        if index < len(self.keys) and self.keys[index] == key:
-            return int(self.scores[index])
-        return None
+        return index if index < len(self.keys) and self.keys[index] == key else None
+
+    def score(self, state: ConnectFourState) -> int | None:
+        """The exact score of ``state`` for its player to move, ``None`` if it is not in the
+        book (more than :attr:`depth` discs, or a finished game)."""
+        index = self._index(state)
+        return None if index is None else int(self.scores[index])
 
     def best_move(self, state: ConnectFourState) -> int | None:
         """A column (the action) that keeps ``state``'s score, where the book holds one,
         else ``None``."""
-        if state.is_terminal() or (state.red | state.yellow).bit_count() > self.depth:
-            return None
-        key = position_key(state)
-        canonical = min(key, mirror(key))
-        index = int(np.searchsorted(self.keys, np.uint64(canonical)))
-        if index == len(self.keys) or self.keys[index] != canonical or self.moves[index] < 0:
+        index = self._index(state)
+        if index is None or self.moves[index] < 0:
             return None
         column = int(self.moves[index])
-        return column if key == canonical else COLS - 1 - column
+        return column if position_key(state) == canonical_key(state) else COLS - 1 - column
 
     def move_scores(self, state: ConnectFourState) -> dict[int, int] | None:
         """The exact score of every legal move for the player making it, if every child is in

@@ -38,6 +38,7 @@ __all__ = [
     "empties_of",
     "forget_tables",
     "game_solver",
+    "move_reaching",
     "solvable",
     "solve",
 ]
@@ -143,7 +144,7 @@ def solve(
     check_int("max_empties", limit_empties, 0)
     answer = _book_answer(module, state)
     if answer is not None and (answer[1] or not all_moves):
-        return _from_book(state, run, module, answer, all_moves, table_bits, max_nodes, time_limit)
+        return _from_book(state, module, answer, all_moves, table_bits, max_nodes, time_limit)
     empties = empties_of(state)
     if empties > limit_empties:
         raise ValueError(
@@ -237,7 +238,6 @@ def _book_move(module: ModuleType, state: BoardState) -> int | None:
 
 def _from_book(
     state: BoardState,
-    run: Any,
     module: ModuleType,
     answer: tuple[int, dict[int, int]],
     all_moves: bool,
@@ -247,9 +247,7 @@ def _from_book(
 ) -> SolveResult:
     """A solve answered by the game's opening book: the score, and the moves' scores where the
     book has the children too; else the best move the book stores; else a move that the solver
-    proves to reach the score: one null-window search at the root (is the score at least the
-    book's?), which tries the moves in the solver's own order and stops at the first that
-    reaches it.
+    proves to reach the score (:func:`move_reaching`).
 
     Raises:
         RuntimeError: no move reaches the book's score (the book is wrong).
@@ -264,17 +262,39 @@ def _from_book(
     stored = _book_move(module, state)
     if stored is not None:
         return SolveResult(score, (stored,), 0, time.perf_counter() - start, True)
+    return move_reaching(state, score, table_bits=table_bits, max_nodes=max_nodes,
+                         time_limit=time_limit)  # fmt: skip
+
+
+def move_reaching(
+    state: BoardState,
+    score: int,
+    *,
+    table_bits: int = 22,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+) -> SolveResult:
+    """A move of ``state``, whose exact score is known to be ``score``, that keeps it: one
+    null-window search at the root (is the score at least ``score``?), which tries the moves in
+    the solver's own order and stops at the first that reaches it. How an opening book's
+    deepest positions get their move.
+
+    Raises:
+        RuntimeError: no move reaches ``score`` (it is not the position's score).
+    """
     game = state.game
+    module, run = game_solver(game)
     keys, data = _table(game, module, table_bits)
     counters = new_counters(module.NUM_COUNTERS, max_nodes, time_limit)
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = np.int64(state.current_player)
+    start = time.perf_counter()
     value, cell = run(s0, s1, player, game.params, score - 1, score, keys, data, counters)
     seconds = time.perf_counter() - start
     if counters[ABORTED]:
         return SolveResult(0, (), int(counters[NODES]), seconds, True, complete=False)
     if value < score:
-        raise RuntimeError(f"no move reaches the opening book's score {score} of {state!r}")
+        raise RuntimeError(f"no move reaches the score {score} of {state!r}")
     action = _action(game, state, int(cell))
     return SolveResult(score, (action,), int(counters[NODES]), seconds, True)
 
