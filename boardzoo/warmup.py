@@ -2,7 +2,7 @@
 
 boardzoo's rules, searches and players are numba code compiled once per machine and kept in
 numba's on-disk cache (``__pycache__`` next to the sources, or ``NUMBA_CACHE_DIR``). The first
-run after installing compiles them, which takes about a minute in all; every later run loads
+run after installing compiles them, which takes a few minutes in all; every later run loads
 them in a fraction of a second. ``scripts/setup.sh`` runs this module last, so nothing is
 compiled during the first game. (Without it the agents compile what they need in
 :meth:`~boardzoo.agents.Agent.prepare`, before any clock runs, with a notice on stderr.)
@@ -15,11 +15,13 @@ games that ship one, the learned one), and the MCTS search (the one loop with pl
 solver, with threads and with the strong preset, the batched PUCT and Gumbel searches (what the
 ``az`` agent and ``boardzoo train``'s self-play run) and playouts used with prior or value
 functions, and for games with a solver of their own the searches that hand the endgame to it).
-The loop is compiled once per combination of its switches (which enhancements are on, not their
-values): another combination (``rave``, a cutoff, heuristic rollouts, ...) is compiled when an
-agent first uses it, in its ``prepare``, before any clock, with a notice. The first game is
-compiled in this process (it also compiles the code all games share); the others in parallel
-processes, one per game, as many at a time as there are CPU cores.
+Then the loop with each enhancement on its own (``rave``, LGRF rollouts, progressive bias and
+widening, criticality, a cutoff, implicit minimax, the solver with threads or with the game's
+solver at the leaves). The loop is compiled once per combination of its switches (which
+enhancements are on, not their values): another combination (two enhancements together, ...) is
+compiled when an agent first uses it, in its ``prepare``, before any clock, with a notice. The
+first game is compiled in this process (it also compiles the code all games share); the others
+in parallel processes, one per game, as many at a time as there are CPU cores.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from boardzoo.vector import BoardGameVectorEnv
 
 __all__ = ["AGENTS", "PARTS", "WarmUpStep", "main", "warm_up"]
 
-AGENTS = ("greedy", "alphabeta", "engine", "mcts")
+AGENTS = ("greedy", "alphabeta", "engine", "mcts", "enhancements")
 # What one game's warm-up compiles, in order: the rules, the batched env, then each agent.
 PARTS = ("rules", "vector", *AGENTS)
 
@@ -134,6 +136,35 @@ def _prepare(name: str, part: str) -> None:
             if solve:
                 PUCTAgent(budget=one, puct=rules, endgame=Endgame(solve_empties=solve),
                           seed=0).prepare(game)  # fmt: skip
+    elif part == "enhancements":
+        # The loop with each enhancement of the MCTS guide on its own (and the solver with
+        # threads, or handing the endgame to the game's solver)
+        one = Budget(simulations=1)
+        for uct, enhancements, endgame in _one_enhancement_each(game, learned):
+            MCTSAgent(one, uct, enhancements, endgame=endgame, seed=0).prepare(game)
+
+
+def _one_enhancement_each(
+    game: Any, learned: bool
+) -> list[tuple[UCTSettings, Enhancements, Endgame]]:
+    """The settings of the warm-up's ``enhancements`` part: one enhancement on at a time."""
+    plain, none, no_endgame = UCTSettings(), Enhancements(), Endgame()
+    combinations = [
+        (plain, Enhancements(rave=True), no_endgame),
+        (UCTSettings(rollout="lgrf"), none, no_endgame),
+        (plain, Enhancements(progressive_bias=0.5), no_endgame),
+        (plain, Enhancements(progressive_widening=True), no_endgame),
+        (plain, Enhancements(criticality=0.5), no_endgame),
+        (plain, Enhancements(cutoff=4), no_endgame),
+        (plain, Enhancements(minimax_weight=0.3), no_endgame),
+        (UCTSettings(solver=True), Enhancements(threads=2), no_endgame),
+    ]
+    if learned:
+        combinations.append((plain, Enhancements(cutoff=4, eval="learned"), no_endgame))
+    # the game's own solver at the leaves, or the generic exact search for games without one
+    solve = default_empties(game)[1] or 4
+    combinations.append((UCTSettings(solver=True), none, Endgame(solve_empties=solve)))
+    return combinations
 
 
 def _warm_game(name: str, parts: Sequence[str]) -> list[WarmUpStep]:
@@ -228,7 +259,9 @@ def warm_up(
     Args:
         games: catalog game names; ``None`` for every game.
         agents: which agents' compiled code to warm up, among ``"greedy"``, ``"alphabeta"``,
-            ``"engine"`` and ``"mcts"`` (the rules and the batched env are always warmed up).
+            ``"engine"``, ``"mcts"`` (plain UCT, the solver, threads, the strong preset and
+            the batched PUCT and Gumbel searches) and ``"enhancements"`` (the MCTS loop with
+            each enhancement on its own); the rules and the batched env are always warmed up.
         progress: show progress on stderr (a progress bar on a terminal, lines otherwise).
         workers: processes for the games after the first; ``None`` for one per CPU core
             (at most one per game), 1 to do everything in this process.
@@ -255,7 +288,7 @@ def warm_up(
         if progress and not sys.stderr.isatty():
             print(
                 f"boardzoo warm-up: compiling the code of {len(names)} game(s) "
-                "(first run after installing: about a minute; then seconds)",
+                "(first run after installing: a few minutes; then seconds)",
                 file=sys.stderr,
                 flush=True,
             )

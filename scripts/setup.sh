@@ -22,7 +22,7 @@ step 2 "installing torch (CPU build, about 200 MB to download the first time)"
 step 3 "installing boardzoo in editable mode with its test, RL, docs and dev tools, and Ray"
 .venv/bin/python -m pip install --progress-bar on -e ".[dev,ray]"
 
-step 4 "compiling the numba kernels of every game and agent (first time: about a minute)"
+step 4 "compiling the numba kernels of every game and agent (first time: a few minutes)"
 .venv/bin/python -m boardzoo.warmup
 
 printf '\nboardzoo is ready: .venv/bin/boardzoo --help\n'
