@@ -20,8 +20,9 @@ widening, criticality, a cutoff, implicit minimax, the solver with threads or wi
 solver at the leaves). The loop is compiled once per combination of its switches (which
 enhancements are on, not their values): another combination (two enhancements together, ...) is
 compiled when an agent first uses it, in its ``prepare``, before any clock, with a notice. The
-first game is compiled in this process (it also compiles the code all games share); the others
-in parallel processes, one per game, as many at a time as there are CPU cores.
+first game's rules and batched env are compiled in this process (with them the code all games
+share); then that game's agents and each other game in parallel processes, as many at a time as
+there are CPU cores.
 """
 
 from __future__ import annotations
@@ -263,8 +264,8 @@ def warm_up(
             the batched PUCT and Gumbel searches) and ``"enhancements"`` (the MCTS loop with
             each enhancement on its own); the rules and the batched env are always warmed up.
         progress: show progress on stderr (a progress bar on a terminal, lines otherwise).
-        workers: processes for the games after the first; ``None`` for one per CPU core
-            (at most one per game), 1 to do everything in this process.
+        workers: processes for the first game's agents and the other games; ``None`` for one
+            per CPU core (at most one per game), 1 to do everything in this process.
 
     Returns:
         One :class:`WarmUpStep` per game and part, in the order they finished.
@@ -280,8 +281,12 @@ def warm_up(
         raise ValueError(f"workers={workers!r} is not allowed: it must be an integer >= 1")
     if not names:
         return []
-    rest = names[1:]
-    processes = min(workers or os.cpu_count() or 1, len(rest))
+    first, rest = names[0], names[1:]
+    shared = [part for part in parts if part in ("rules", "vector")]
+    jobs = [(name, parts) for name in rest]
+    if len(shared) < len(parts):
+        jobs.insert(0, (first, [part for part in parts if part not in shared]))
+    processes = min(workers or os.cpu_count() or 1, len(jobs))
     steps: list[WarmUpStep] = []
     started = time.perf_counter()
     with _Display(len(names) * len(parts), progress) as display:
@@ -293,8 +298,8 @@ def warm_up(
                 flush=True,
             )
 
-        def run_here(name: str) -> None:
-            for part in parts:
+        def run_here(name: str, its_parts: Sequence[str]) -> None:
+            for part in its_parts:
                 display.working_on(f"{name}: {part}")
                 (step,) = _warm_game(name, [part])
                 steps.append(step)
@@ -302,15 +307,15 @@ def warm_up(
 
         was_enabled = notices_enabled()
         try:
-            run_here(names[0])  # also compiles what every game shares, before going parallel
+            run_here(first, shared)  # the code every game shares, before going parallel
             if processes <= 1:
-                for name in rest:
-                    run_here(name)
+                for name, its_parts in jobs:
+                    run_here(name, its_parts)
             else:
-                display.working_on(", ".join(rest))
+                display.working_on(", ".join(name for name, _ in jobs))
                 context = multiprocessing.get_context("spawn")
                 with ProcessPoolExecutor(processes, context, _child_init) as pool:
-                    futures = [pool.submit(_warm_game, name, parts) for name in rest]
+                    futures = [pool.submit(_warm_game, name, its) for name, its in jobs]
                     for future in as_completed(futures):
                         for step in future.result():
                             steps.append(step)

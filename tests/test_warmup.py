@@ -84,12 +84,13 @@ def test_cold_prepare_says_it_compiles_and_the_warm_up_leaves_nothing_to_compile
 
 
 def test_warm_up_in_parallel_processes_covers_every_game_and_part():
-    # then agents of every part, and single enhancements, for the game warmed up in this
-    # process (the first): a variant the warm-up missed would be a new compiled copy
+    # then, after a warm-up of one game in this process (from the cache), agents of every part
+    # and single enhancements: a variant the warm-up missed would be a new compiled copy
     code = (
         "from boardzoo.warmup import warm_up\n"
         "steps = warm_up(['tictactoe', 'connect_four'], progress=False, workers=2)\n"
-        "print(sorted((s.game, s.part) for s in steps))\n" + PREPARE_EACH
+        "print(sorted((s.game, s.part) for s in steps))\n"
+        "warm_up(['tictactoe'], progress=False, workers=1)\n" + PREPARE_EACH
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
