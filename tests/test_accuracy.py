@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from reference_reversi import RefGame
 from reference_tictactoe import ttt_value
+from repo_scripts import load_script
 from test_solve import reference_move_scores
 
 from boardzoo.accuracy import (
@@ -170,16 +171,8 @@ def test_bad_files_name_the_line(tmp_path):
 
 
 def test_the_benchmark_prints_each_agents_shares(capsys, monkeypatch):
-    import importlib.util
-    from pathlib import Path
-
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # what the script sets, undone after the test
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "accuracy.py"
-    spec = importlib.util.spec_from_file_location("accuracy_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("benchmarks/accuracy.py", "accuracy_benchmark")
     assert module.main(["tictactoe", "solver", "random", "--limit", "200"]) == 0
     out = capsys.readouterr().out
     assert "tictactoe: 200 positions" in out

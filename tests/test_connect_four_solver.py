@@ -20,6 +20,7 @@ from functools import cache
 import numpy as np
 import pytest
 import reference_connect_four as ref
+from repo_scripts import load_script
 
 from boardzoo.agents import make_agent
 from boardzoo.cli import main
@@ -274,15 +275,7 @@ def test_the_searches_hand_connect_four_endgames_to_the_solver():
 
 
 def _solve_benchmark():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_connect_four_solve.py"
-    spec = importlib.util.spec_from_file_location("connect_four_solve_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_connect_four_solve.py", "connect_four_solve_benchmark")
 
 
 def test_the_solve_benchmark_times_book_and_search_and_checks_the_labels(capsys, monkeypatch):

@@ -4,24 +4,20 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from repo_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "experiments" / "enhancements.py"
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("enhancements", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["enhancements"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+def load_experiment():
+    return load_script("experiments/enhancements.py", "enhancements")
 
 
 def run(*args: str, out: Path) -> subprocess.CompletedProcess:
@@ -32,7 +28,7 @@ def run(*args: str, out: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_planned_matches():
-    enhancements = load_script()
+    enhancements = load_experiment()
     variants = ("rave=true", "cutoff=8,eval=learned")
     args = enhancements.Args(time_per_move=(0.1, 1.0), variants=variants, targets=True)
     planned = [(m.section, m.first, m.second) for m in enhancements.matches(args)]
@@ -80,7 +76,7 @@ def test_an_agent_that_cannot_play_is_skipped_with_its_reason(tmp_path, monkeypa
     gets a row that says why; nothing is played, nothing stops."""
     from boardzoo.agents import registry
 
-    enhancements = load_script()
+    enhancements = load_experiment()
     real = registry.make_agent
 
     def make_agent(spec, seed=None):

@@ -4,28 +4,18 @@ slow Reversi (``reference_reversi``), and the start position turned by hand."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from reference_reversi import BLACK_DISC, EMPTY, WHITE_DISC, placements
+from repo_scripts import load_script
 
 from boardzoo.games.catalog import game_of
 from boardzoo.games.symmetry import symmetries as symmetries_of
 from boardzoo.vector import BoardGameVectorEnv
 
-ROOT = Path(__file__).resolve().parents[1]
 
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("ppo_selfplay", ROOT / "experiments" /
-                                                  "ppo_selfplay.py")  # fmt: skip
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ppo_selfplay"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+def load_experiment():
+    return load_script("experiments/ppo_selfplay.py", "ppo_selfplay")
 
 
 def reference_mask(planes: np.ndarray) -> np.ndarray:
@@ -42,7 +32,7 @@ def reference_mask(planes: np.ndarray) -> np.ndarray:
 
 
 def test_the_transformed_boards_have_the_moves_the_learner_is_offered():
-    ppo = load_script()
+    ppo = load_experiment()
     symmetries = ppo.BoardSymmetries(game_of("reversi", board_size=8), True, seed=3)
     envs = BoardGameVectorEnv("reversi", 24, opponent="random", board_size=8)
     obs, info = envs.reset(seed=5)
@@ -68,7 +58,7 @@ def test_the_transformed_boards_have_the_moves_the_learner_is_offered():
 def test_the_start_turned_a_quarter_has_the_hand_checked_moves():
     """Turned a quarter, the start swaps its colours: black's moves d3 c4 f5 e6 become f4 e3
     d6 c5 (squares 29, 20, 43, 34)."""
-    ppo = load_script()
+    ppo = load_experiment()
     symmetries = ppo.BoardSymmetries(game_of("reversi", board_size=8), True, seed=0)
     envs = BoardGameVectorEnv("reversi", 1, opponent="random", learner_color="black",
                               board_size=8)  # fmt: skip
@@ -83,7 +73,7 @@ def test_the_start_turned_a_quarter_has_the_hand_checked_moves():
 
 
 def test_no_augment_leaves_the_board_as_it_is():
-    ppo = load_script()
+    ppo = load_experiment()
     symmetries = ppo.BoardSymmetries(game_of("reversi", board_size=8), False, seed=0)
     obs = np.random.default_rng(1).integers(0, 2, size=(4, 8, 8, 2)).astype(np.int8)
     mask = np.random.default_rng(2).integers(0, 2, size=(4, 65)).astype(bool)
@@ -107,7 +97,7 @@ def test_init_model_starts_the_learner_and_the_league_from_its_weights(tmp_path)
     from boardzoo.learned.model_io import save_model
     from boardzoo.learned.network import AZNet, NetConfig
 
-    script = load_script()
+    script = load_experiment()
     torch.manual_seed(3)
     config = NetConfig("reversi", {"board_size": 4}, channels=8, blocks=1)
     model = save_model(tmp_path / "start.pt", AZNet(config))
