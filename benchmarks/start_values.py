@@ -18,37 +18,40 @@ share one); Reversi 6x6's starts after 4 plies (28 empty squares) take 3 s to 4 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+from boardzoo.accuracy import result_of
 from boardzoo.arena.record_reading import read_records
-from boardzoo.games.catalog import make_game
 from boardzoo.games.state import BoardState
 from boardzoo.search.solver import solve
+from boardzoo.ui.replay import parse_record
 
 CLASSES = ("won", "drawn", "lost", "unsolved")
 
 
 def start_of(record: dict) -> tuple[BoardState, int]:
-    """The position after the record's opening plies (moves no agent chose), and their count."""
-    game = make_game(record["game"], **record.get("options", {}))
-    state = game.initial_state()
+    """The position after the record's opening plies (the moves no agent chose), and their
+    count.
+
+    Raises:
+        ReplayError: (a ``ValueError``) a record of an unknown game or with an illegal move.
+    """
+    states = parse_record(record).states
     agents = record.get("move_agents") or []
     plies = 0
-    while plies < len(agents) and agents[plies] is None:
-        state = state.apply(int(record["moves"][plies]))
+    while plies < min(len(agents), len(states) - 1) and agents[plies] is None:
         plies += 1
-    return state, plies
+    return states[plies], plies
 
 
 def mover_value(state: BoardState, time_limit: float) -> int | None:
     """+1, 0 or -1: the result for the player to move in ``state`` with perfect play (a
     win/draw/loss solve), or ``None`` when the solve does not finish in ``time_limit`` seconds."""
     result = solve(state, exact=False, time_limit=time_limit, max_empties=64)
-    if not result.complete:
-        return None
-    return (result.score > 0) - (result.score < 0)
+    return result_of(result.score) if result.complete else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,31 +65,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.agent not in (0, 1):
         parser.error(f"--agent {args.agent}: give 0 or 1 (the agent's place in the match)")
-    if args.time_limit <= 0:
+    if not math.isfinite(args.time_limit) or args.time_limit <= 0:
         parser.error(f"--time-limit {args.time_limit}: give a positive number of seconds")
     try:
         records = read_records(args.record, require_games=True)
+        starts = [start_of(record) for record in records]
     except ValueError as error:
         parser.error(str(error))
+    lacking = [r.get("game_index") for r in records if "colours" not in r or "scores" not in r]
+    if lacking:
+        parser.error(f"games {lacking[:5]} of {args.record} have no 'colours' or 'scores'")
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     solved: dict[tuple[int, int, int], int | None] = {}  # start -> its value for its mover
-    for record in records:
-        state, plies = start_of(record)
-        game = state.game
-        player = game.spec.side_index(record["colours"][args.agent])
-        key = (*state.bitboards(), state.current_player)
-        if key not in solved:
-            solved[key] = mover_value(state, args.time_limit)
-        value = solved[key]
-        if value is None:
-            kind = "unsolved"
-        else:
-            kind = CLASSES[1 - (value if state.current_player == player else -value)]
-        points = float(record["scores"][args.agent])
-        totals[kind][0] += 1
-        totals[kind][1] += points
-        if args.games:
-            print(f"game {record['game_index']}: {plies} opening plies, {kind} start, {points}")
+    done = 0
+    try:
+        for record, (state, plies) in zip(records, starts, strict=True):
+            _count(record, state, plies, args, solved, totals)
+            done += 1
+    except KeyboardInterrupt:
+        print(f"stopped after {done} of {len(records)} games: the table counts those")
+    records = records[:done]
+    if not records:
+        return 130
     name = records[0]["agents"][args.agent]
     print(f"{name} in {args.record} ({len(records)} games, {len(solved)} starts):")
     for kind in (*CLASSES, "all"):
@@ -96,7 +96,33 @@ def main(argv: list[str] | None = None) -> int:
         if games:
             share = f"{points / games:.1%}"
             print(f"  {kind:>8} starts: {int(games):3d} games, {points:5.1f} points ({share})")
-    return 0
+    return 0 if done == len(starts) else 130
+
+
+def _count(
+    record: dict,
+    state: BoardState,
+    plies: int,
+    args: argparse.Namespace,
+    solved: dict[tuple[int, int, int], int | None],
+    totals: dict[str, list[float]],
+) -> None:
+    """Solve one game's start (once for each distinct start) and add its points to ``totals``."""
+    player = state.game.spec.side_index(record["colours"][args.agent])
+    key = (*state.bitboards(), state.current_player)
+    if key not in solved:
+        solved[key] = mover_value(state, args.time_limit)
+    value = solved[key]
+    if value is None:
+        kind = "unsolved"
+    else:
+        kind = CLASSES[1 - (value if state.current_player == player else -value)]
+    points = float(record["scores"][args.agent])
+    totals[kind][0] += 1
+    totals[kind][1] += points
+    if args.games:
+        number = record.get("game_index", "?")
+        print(f"game {number}: {plies} opening plies, {kind} start, {points}")
 
 
 if __name__ == "__main__":

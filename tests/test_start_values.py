@@ -49,5 +49,13 @@ def test_bad_arguments_are_named(tmp_path, capsys):
         module.main([str(tmp_path / "none.jsonl"), "--agent", "2"])
     assert "--agent 2" in capsys.readouterr().err
     with pytest.raises(SystemExit):
+        module.main([str(tmp_path / "none.jsonl"), "--time-limit", "nan"])
+    assert "--time-limit nan" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
         module.main([str(tmp_path / "none.jsonl")])
     assert "none.jsonl" in capsys.readouterr().err
+    chess = tmp_path / "chess.jsonl"
+    chess.write_text('{"game": "chess", "moves": []}\n')
+    with pytest.raises(SystemExit):
+        module.main([str(chess)])
+    assert "unknown game 'chess'" in capsys.readouterr().err
