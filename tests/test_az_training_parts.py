@@ -273,6 +273,9 @@ def test_ring_keeps_the_newest() -> None:
     batch = buffer.sample(4)
     assert batch.obs.dtype == np.float32 and batch.obs.shape == (4, 2, 3, 3)
     assert batch.mask.dtype == np.bool_ and len(batch) == 4
+    everything = buffer.entries()  # every kept entry once, in ring order
+    assert np.round(everything.value * 1000).astype(int).tolist() == [108, 109, 110, 111, 107]
+    assert everything.obs.dtype == np.float32 and everything.obs.shape == (5, 2, 3, 3)
 
 
 def test_sampling_is_seeded() -> None:

@@ -165,6 +165,17 @@ class ReplayBuffer:
             mask=self._mask[index].copy(),
         )
 
+    def entries(self) -> Batch:
+        """Every entry the buffer holds, as one :class:`Batch` of copies (observations as
+        float32), in ring order."""
+        size = self._size
+        return Batch(
+            obs=self._obs[:size].astype(np.float32),
+            policy=self._policy[:size].copy(),
+            value=self._value[:size].copy(),
+            mask=self._mask[:size].copy(),
+        )
+
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the buffer to ``path`` (an ``.npz``) atomically: entries, ring, counters, RNG.
 

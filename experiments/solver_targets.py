@@ -1,0 +1,380 @@
+"""Train an AlphaZero network on a perfect player's labels instead of self-play's search targets.
+
+    python scripts/make_labelled_set.py connect_four --out runs/c4-train.jsonl --seed 1000000 \\
+        --per-game 42 --max-empties 29 --positions 200000 --minutes 60
+    python experiments/solver_targets.py --game connect_four --sets runs/c4-train.jsonl \\
+        --blocks 8 --steps 3000 --buffer runs/c4-recipe/checkpoint/buffer.npz
+    python experiments/solver_targets.py --resume-folder RUN     # goes on where it stopped
+    python experiments/solver_targets.py --quick      # TicTacToe: a 300-position set, 20 steps
+
+The training positions are labelled sets (``scripts/make_labelled_set.py`` with a seed of their
+own: games of the same random, greedy, alpha-beta and MCTS players as the test set, every move
+of every kept position scored by the solver). Each position's targets:
+
+- policy: ``--best-share`` spread over the moves of the best exact score (fastest win, slowest
+  loss), the rest over every move that keeps the result (all moves of a lost position);
+- value: the exact result for the player to move, +1, 0 or -1.
+
+Positions of the game's shipped labelled set (the test set) and their symmetric images are
+dropped before training, so the measure never sees a trained position. ``--buffer`` mixes in the
+positions of a ``boardzoo train`` replay buffer (its ``checkpoint/buffer.npz``) with at most
+``--buffer-max-discs`` discs, with their search targets, as ``--buffer-share`` of each batch:
+the openings, where the solver is too slow to label many positions. ``--blocks`` above the
+initial model's adds residual blocks that start as the identity (the deepened network plays as
+the initial one until its first step).
+
+The learning rate falls from ``--lr`` on a cosine to 5% of it over ``--steps`` steps of
+``--batch-size`` (Adam, weight decay 1e-4, each sample in a random board symmetry). Every
+``--eval-every`` steps, and at the end, the run writes the policy's share on the shipped set
+(:func:`boardzoo.accuracy.measure_policy`, the figure of ``benchmarks/accuracy.py`` for
+``az:simulations=1,exact_empties=0,solve_empties=0``) to ``metrics.csv``, the network to
+``model.pt`` (``az:model=RUN/model.pt``) and a copy named by the step, and the learner's state
+to ``learner.pt``, in the run folder ``OUT/solver_targets-GAME-seedS-TIME``. Batches are drawn
+from ``--seed`` and the step's number, so a resumed run trains on the batches of one that never
+stopped.
+
+This is the experiment of the AlphaZero guide's "The recipe, measured" (Connect Four): the
+shipped networks are trained by self-play (``boardzoo train``), not by this script.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from boardzoo.accuracy import (
+    LabelConfig,
+    LabelledSet,
+    make_labelled,
+    measure_policy,
+    read_labelled,
+    shipped_set_path,
+)
+from boardzoo.agents.alphazero import shipped_model
+from boardzoo.az.learner import Learner, load_learner, save_learner
+from boardzoo.az.replay import Batch, ReplayBuffer
+from boardzoo.experiment import (
+    OPTIONS_HELP,
+    arg,
+    experiment_folder,
+    game_options,
+    parse_args,
+    resolve_game,
+    seed_everything,
+)
+from boardzoo.games.catalog import make_game
+from boardzoo.games.spec import Game
+from boardzoo.games.symmetry import symmetries
+from boardzoo.learned.devices import pick_device
+from boardzoo.learned.model_io import load_model, save_model
+from boardzoo.learned.network import AZNet
+from boardzoo.learned.torch_evaluator import TorchEvaluator
+from boardzoo.search.evaluators import encode
+
+__all__ = ["Examples", "buffer_openings", "deepened", "load_examples", "solver_targets"]
+
+FIELDS = ["step", "examples", "lr", "loss", "policy_loss", "value_loss", "keeps", "best", "seconds"]
+
+
+class Examples:
+    """Training examples as arrays: observations, policy targets, value targets, legal masks."""
+
+    def __init__(self, obs: np.ndarray, policy: np.ndarray, value: np.ndarray, mask: np.ndarray):
+        self.obs, self.policy, self.value, self.mask = obs, policy, value, mask
+
+    def __len__(self) -> int:
+        return int(self.obs.shape[0])
+
+    def take(self, rows: np.ndarray) -> Batch:
+        """The examples of ``rows`` as a learner's batch."""
+        return Batch(self.obs[rows], self.policy[rows], self.value[rows], self.mask[rows])
+
+
+def solver_targets(
+    scores: Mapping[int, int], num_actions: int, best_share: float
+) -> tuple[np.ndarray, float]:
+    """The policy and value targets of a position from its moves' exact scores.
+
+    Args:
+        scores: the exact score of each legal move, for the player making it (> 0 wins).
+        num_actions: the size of the action space.
+        best_share: the policy's mass on the best-scoring moves; the rest goes evenly to every
+            move that keeps the result.
+
+    Returns:
+        ``(policy, value)``: float32 ``[num_actions]`` summing to 1, and +1, 0 or -1.
+    """
+    best = max(scores.values())
+    result = int(np.sign(best))
+    keep = [a for a, s in scores.items() if int(np.sign(s)) == result]
+    top = [a for a, s in scores.items() if s == best]
+    policy = np.zeros(num_actions, dtype=np.float32)
+    for action in keep:
+        policy[action] += (1.0 - best_share) / len(keep)
+    for action in top:
+        policy[action] += best_share / len(top)
+    return policy, float(result)
+
+
+def _keys(game: Game, obs: np.ndarray) -> set[bytes]:
+    """The observations' bytes in every board symmetry of ``game``."""
+    keys: set[bytes] = set()
+    for symmetry in symmetries(game):
+        images = symmetry.apply_obs(obs).astype(np.uint8)
+        keys.update(image.tobytes() for image in images)
+    return keys
+
+
+def load_examples(
+    game: Game, paths: Sequence[Path], best_share: float
+) -> tuple[Examples, int, int]:
+    """The examples of the labelled sets at ``paths``, each position once, without the shipped
+    set's positions and their symmetric images.
+
+    Returns:
+        ``(examples, duplicates, test_positions)``: the examples and how many positions were
+        dropped as repeats and as positions of the test set.
+
+    Raises:
+        ValueError: a file that is not a labelled set of ``game``.
+    """
+    test = read_labelled(shipped_set_path(game))
+    test_obs, _ = encode(game, [p.state(game) for p in test.positions])
+    banned = _keys(game, test_obs)
+    seen: set[bytes] = set()
+    duplicates = dropped = 0
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
+    for path in paths:
+        labelled = read_labelled(path)
+        if labelled.game.label != game.label:
+            raise ValueError(f"{path} is a set of {labelled.game.label}, not {game.label}")
+        states = [p.state(game) for p in labelled.positions]
+        if not states:
+            continue
+        obs, masks = encode(game, states)
+        for position, o, m in zip(labelled.positions, obs, masks, strict=True):
+            key = o.astype(np.uint8).tobytes()
+            if key in seen:
+                duplicates += 1
+                continue
+            seen.add(key)
+            if key in banned:
+                dropped += 1
+                continue
+            policy, value = solver_targets(position.scores, game.num_actions, best_share)
+            rows.append((o, policy, m, value))
+    if not rows:
+        raise ValueError("the sets hold no position outside the test set")
+    examples = Examples(
+        np.stack([r[0] for r in rows]).astype(np.float32),
+        np.stack([r[1] for r in rows]),
+        np.array([r[3] for r in rows], dtype=np.float32),
+        np.stack([r[2] for r in rows]).astype(bool),
+    )
+    return examples, duplicates, dropped
+
+
+def buffer_openings(path: Path, max_discs: int, game: Game) -> Examples:
+    """The positions of a replay buffer file with at most ``max_discs`` discs, with their
+    search targets.
+
+    Raises:
+        ValueError: a file that is not a replay buffer, or one of another board.
+    """
+    buffer = ReplayBuffer.load(path)
+    if buffer.obs_shape != (2, game.rows, game.cols) or buffer.num_actions != game.num_actions:
+        raise ValueError(f"{path} holds positions of another board than {game.label}'s")
+    batch = buffer.entries()
+    discs = batch.obs.reshape(len(batch), -1).sum(axis=1)
+    keep = np.flatnonzero(discs <= max_discs)
+    return Examples(batch.obs[keep], batch.policy[keep], batch.value[keep], batch.mask[keep])
+
+
+def deepened(net: AZNet, blocks: int) -> AZNet:
+    """``net`` with residual blocks added up to ``blocks``, each starting as the identity.
+
+    Raises:
+        ValueError: ``blocks`` below the network's own.
+    """
+    if blocks < net.config.blocks:
+        raise ValueError(
+            f"--blocks {blocks}: the model has {net.config.blocks}; give at least that"
+        )
+    deep = AZNet(replace(net.config, blocks=blocks))
+    deep.load_state_dict(net.state_dict(), strict=False)
+    with torch.no_grad():
+        for block in list(deep.tower)[net.config.blocks :]:
+            block.bn2.weight.zero_()  # type: ignore[union-attr]
+            block.bn2.bias.zero_()  # type: ignore[union-attr]
+    return deep
+
+
+@dataclass(frozen=True)
+class Args:
+    game: str = arg("connect_four", "the game: tictactoe, connect_four or reversi")
+    options: tuple[str, ...] = arg((), OPTIONS_HELP)
+    sets: tuple[str, ...] = arg((), "labelled sets to train on (scripts/make_labelled_set.py)")
+    init_model: str = arg("shipped", "the first network: shipped, or a model file")
+    blocks: int | None = arg(None, "deepen the network to this many residual blocks")
+    steps: int = arg(3000, "learner steps")
+    batch_size: int = arg(256, "samples a step")
+    lr: float = arg(3e-4, "the first learning rate (a cosine down to 5%% of it)")
+    best_share: float = arg(0.7, "the policy's mass on the best-scoring moves")
+    buffer: str | None = arg(None, "a boardzoo train replay buffer (checkpoint/buffer.npz)")
+    buffer_share: float = arg(0.25, "the share of each batch taken from the buffer")
+    buffer_max_discs: int = arg(11, "the buffer's positions with at most this many discs")
+    eval_every: int = arg(500, "steps between evaluations")
+    device: str = arg("auto", "auto, cpu or cuda")
+    seed: int = arg(0, "seed of the batches and their symmetries")
+    out: str = arg("runs", "folder that receives the run folder")
+    resume_folder: str = arg("", "continue the run in this folder instead of starting one")
+    quick: bool = arg(False, "a smoke run (see the script's docstring)")
+
+
+QUICK = {"game": "tictactoe", "steps": 20, "eval_every": 10, "batch_size": 32}
+
+
+def _check(args: Args) -> None:
+    """Every bad value is a one-line error before any work."""
+    for name in ("steps", "batch_size", "eval_every", "buffer_max_discs"):
+        if getattr(args, name) < 1:
+            raise SystemExit(f"--{name.replace('_', '-')} {getattr(args, name)}: give at least 1")
+    if not np.isfinite(args.lr) or args.lr <= 0:
+        raise SystemExit(f"--lr {args.lr}: give a positive number")
+    if not 0 <= args.best_share <= 1:
+        raise SystemExit(f"--best-share {args.best_share}: give a number from 0 to 1")
+    if not 0 <= args.buffer_share < 1:
+        raise SystemExit(f"--buffer-share {args.buffer_share}: give a number from 0 to below 1")
+    if args.blocks is not None and args.blocks < 1:
+        raise SystemExit(f"--blocks {args.blocks}: give at least 1")
+    if not args.sets and not args.quick:
+        raise SystemExit("--sets: give at least one labelled set to train on")
+    for path in [*args.sets, *([args.buffer] if args.buffer else [])]:
+        if not Path(path).is_file():
+            raise SystemExit(f"{path}: no such file")
+
+
+def _network(args: Args, game: Game) -> AZNet:
+    """The initial network, deepened to ``args.blocks``."""
+    try:
+        init = shipped_model(game.file_stem) if args.init_model == "shipped" else args.init_model
+        if init is None:
+            raise SystemExit(f"--init-model shipped: {game.label} has no shipped model")
+        net, _, _ = load_model(init, game=game)
+        return deepened(net, args.blocks) if args.blocks is not None else net
+    except ValueError as error:  # ModelFileError too
+        raise SystemExit(f"--init-model {args.init_model}: {error}") from None
+
+
+def _quick_set(folder: Path, game: Game) -> Path:
+    """A small labelled set made in the run folder (``--quick``)."""
+    path = folder / "train.jsonl"
+    config = LabelConfig(positions=300, per_game=3, seed=1000)
+    make_labelled(game, path, config, "experiments/solver_targets.py --quick", log=lambda _: None)
+    return path
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = parse_args(Args, argv, description=__doc__.splitlines()[0])
+    if args.quick:
+        args = Args(**{**asdict(args), **QUICK})
+    args = resolve_game(args)
+    _check(args)
+    game = make_game(args.game, **game_options(args))
+    net = _network(args, game)
+    try:
+        device = pick_device(args.device, set_threads=False)
+    except ValueError as error:
+        raise SystemExit(f"--device {args.device}: {error}") from None
+    seed_everything(args.seed)
+    folder = experiment_folder(args, "solver_targets")
+    sets = [_quick_set(folder, game)] if args.quick else [Path(path) for path in args.sets]
+    try:
+        examples, duplicates, dropped = load_examples(game, sets, args.best_share)
+        openings = (
+            buffer_openings(Path(args.buffer), args.buffer_max_discs, game) if args.buffer else None
+        )
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    print(
+        f"{len(examples)} labelled positions ({duplicates} repeats and {dropped} test-set "
+        f"positions dropped)" + (f", {len(openings)} buffer openings" if openings else ""),
+        flush=True,
+    )
+    net = net.to(device)
+    learner = Learner(net, lr=args.lr, weight_decay=1e-4, optimizer="adam", seed=args.seed)
+    if (folder / "learner.pt").is_file():
+        load_learner(learner, folder / "learner.pt")
+        print(f"resumed at step {learner.steps}")
+    test = read_labelled(shipped_set_path(game))
+    evaluator = TorchEvaluator(net, device=device)
+    if not (folder / "metrics.csv").is_file():
+        with (folder / "metrics.csv").open("w", newline="") as handle:
+            csv.writer(handle).writerow(FIELDS)
+    from_buffer = round(args.batch_size * args.buffer_share) if openings else 0
+    start = time.perf_counter()
+    try:
+        while learner.steps < args.steps:
+            step = learner.steps
+            lr = args.lr * (0.05 + 0.475 * (1 + np.cos(np.pi * step / args.steps)))
+            learner.set_lr(lr)
+            rng = np.random.default_rng([args.seed, step])
+            batch = examples.take(rng.integers(0, len(examples), args.batch_size - from_buffer))
+            if openings is not None and from_buffer:
+                extra = openings.take(rng.integers(0, len(openings), from_buffer))
+                batch = Batch(
+                    np.concatenate([batch.obs, extra.obs]),
+                    np.concatenate([batch.policy, extra.policy]),
+                    np.concatenate([batch.value, extra.value]),
+                    np.concatenate([batch.mask, extra.mask]),
+                )
+            losses = learner.step(batch)
+            if learner.steps % args.eval_every == 0 or learner.steps == args.steps:
+                _evaluate(folder, learner, evaluator, test, len(examples), lr, losses, start)
+    except KeyboardInterrupt:
+        print(f"stopped at step {learner.steps}: --resume-folder {folder} goes on from the last "
+              "evaluation")  # fmt: skip
+        raise SystemExit(130) from None
+    print(f"wrote {folder}")
+    return folder
+
+
+def _evaluate(
+    folder: Path,
+    learner: Learner,
+    evaluator: TorchEvaluator,
+    test: LabelledSet,
+    examples: int,
+    lr: float,
+    losses: dict[str, float],
+    start: float,
+) -> None:
+    """Measure the policy, write the metrics row, the model and the learner's state."""
+    accuracy = measure_policy(evaluator, test)
+    keeps = accuracy.keeps.hits / accuracy.keeps.total
+    best = accuracy.best.hits / accuracy.best.total
+    row = [learner.steps, examples, f"{lr:.3g}"]
+    row += [f"{losses[k]:.4f}" for k in ("loss", "policy_loss", "value_loss")]
+    row += [f"{keeps:.4f}", f"{best:.4f}", f"{time.perf_counter() - start:.0f}"]
+    with (folder / "metrics.csv").open("a", newline="") as handle:
+        csv.writer(handle).writerow(row)
+    metadata = {
+        "command": "python experiments/solver_targets.py " + " ".join(sys.argv[1:]),
+        "steps": learner.steps,
+        "policy_keeps": round(keeps, 4),
+    }
+    for name in ("model.pt", f"model-{learner.steps}.pt"):
+        save_model(folder / name, learner.net, metadata=metadata)
+    save_learner(learner, folder / "learner.pt")
+    print(f"step {learner.steps}: policy keeps the result {keeps:.1%}, best score {best:.1%}")
+
+
+if __name__ == "__main__":
+    main()
