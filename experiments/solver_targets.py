@@ -294,8 +294,9 @@ def main(argv: list[str] | None = None) -> Path:
     except ValueError as error:
         raise SystemExit(f"--device {args.device}: {error}") from None
     seed_everything(args.seed)
-    folder = experiment_folder(args, "solver_targets")
-    sets = [_quick_set(folder, game)] if args.quick else [Path(path) for path in args.sets]
+    # a quick run makes its set in its folder; any other run reads its sets before making one
+    folder = experiment_folder(args, "solver_targets") if args.quick else None
+    sets = [_quick_set(folder, game)] if folder else [Path(path) for path in args.sets]
     try:
         examples, duplicates, dropped = load_examples(game, sets, args.best_share)
         openings = (
@@ -308,6 +309,7 @@ def main(argv: list[str] | None = None) -> Path:
         f"positions dropped)" + (f", {len(openings)} buffer openings" if openings else ""),
         flush=True,
     )
+    folder = folder or experiment_folder(args, "solver_targets")
     net = net.to(device)
     learner = Learner(net, lr=args.lr, weight_decay=1e-4, optimizer="adam", seed=args.seed)
     if (folder / "learner.pt").is_file():

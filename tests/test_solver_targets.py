@@ -125,6 +125,7 @@ def test_a_deepened_network_plays_as_before(script):
         (["--buffer", "nowhere.npz"], "nowhere.npz: no such file"),
         (["--init-model", "nowhere.pt"], "--init-model nowhere.pt"),
         (["--game", "chess"], "chess"),
+        (["--sets", __file__], "line 1: not a labelled set"),
     ],
 )
 def test_bad_values_are_one_line_errors_before_any_run_folder(script, tmp_path, extra, message):
