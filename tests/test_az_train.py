@@ -296,6 +296,26 @@ def test_resume_alone_continues_a_run_with_its_own_settings(tmp_path):
                  "--channels", "8", "--no-progress"]) == 2  # fmt: skip
 
 
+def test_one_command_with_resume_starts_a_run_then_continues_it(tmp_path, capsys):
+    from boardzoo.cli import main
+
+    out = tmp_path / "new"
+    command = ["train", "reversi", "--size", "4", "--quick", "--channels", "4", "--out", str(out),
+               "--resume", "--no-progress", "--device", "cpu"]  # fmt: skip
+    assert main([*command, "--iterations", "1"]) == 0
+    assert "no run in" in capsys.readouterr().err
+    assert main([*command, "--iterations", "2"]) == 0
+    assert "no run in" not in capsys.readouterr().err
+    state = json.loads((out / "checkpoint" / "state.json").read_text())
+    assert state["iteration"] == 2
+    # a folder that holds other files is no run: --resume refuses to start one there
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    other = [str(tmp_path / "other") if part == str(out) else part for part in command]
+    assert main([*other, "--iterations", "1"]) == 2
+    assert "already holds files" in capsys.readouterr().err
+
+
 def test_az_continues_its_tree_between_moves_until_reset(tiny_models):
     game = make_game("connect_four")
     spec = f"az:model={tiny_models['connect_four']},simulations=64,exact_empties=0"  # no book

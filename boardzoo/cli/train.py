@@ -112,7 +112,9 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "--iterations", type=int, help="iterations in all, resumes included (default: none)"
     )
     parser.add_argument(
-        "--resume", action="store_true", help="continue the run in --out from its last iteration"
+        "--resume",
+        action="store_true",
+        help="continue the run in --out from its last iteration (no run there yet: start one)",
     )
     parser.add_argument(
         "--device", default="auto", help="auto (CUDA when present, else every CPU core), cpu, cuda"
@@ -167,6 +169,10 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             raise UserError("--resume continues a run: give its --out too")
         out = new_path(f"az-{args.game}", "")
+    if args.resume and not _holds_run(Path(out)):
+        # One command starts a run and continues it: run again, it resumes.
+        print(f"boardzoo train: no run in {out} yet: --resume starts one", file=sys.stderr)
+        args.resume = False
     given: dict[str, Any] = {
         "game": args.game, "options": options, "out": out, "minutes": args.minutes,
         "iterations": args.iterations, "resume": args.resume, "device": args.device,
@@ -190,6 +196,11 @@ def run(args: argparse.Namespace) -> int:
         f"{summary.positions} positions, {summary.seconds / 60:.1f} min; model: {out}/model.pt"
     )
     return 0
+
+
+def _holds_run(out: Path) -> bool:
+    """Whether ``out`` holds a training run (complete or not): its settings or a checkpoint."""
+    return (out / "settings.json").exists() or (out / "checkpoint").exists()
 
 
 def _saved_settings(out: Path) -> dict[str, Any]:
