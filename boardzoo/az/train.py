@@ -67,6 +67,7 @@ __all__ = [
     "QUICK",
     "TrainSettings",
     "TrainSummary",
+    "holds_run",
     "settings_from",
     "train",
 ]
@@ -141,15 +142,21 @@ def _policy_accuracy(settings: TrainSettings, model: Path) -> dict[str, float]:
 # --- the run --------------------------------------------------------------------------------------
 
 
+def holds_run(out: Path) -> bool:
+    """Whether the folder ``out`` holds a training run, complete or not (its settings or a
+    checkpoint, perhaps one a kill left half swapped)."""
+    return any((out / name).exists() for name in ("settings.json", "checkpoint", "checkpoint.old"))
+
+
 def _check_folder(settings: TrainSettings) -> None:
     """A new run needs an empty folder; a resumed one a complete iteration of the same run."""
     out = settings.out
     if settings.resume:
+        if not holds_run(out):
+            raise ValueError(f"{out} holds no training run to resume")
         recover_checkpoint(out)
         if not (out / "checkpoint" / "state.json").is_file():
-            if (out / "settings.json").is_file() or (out / "checkpoint").exists():
-                raise ValueError(f"{out} has no complete iteration to resume from")
-            raise ValueError(f"{out} holds no training run to resume")
+            raise ValueError(f"{out} has no complete iteration to resume from")
         saved = json.loads((out / "settings.json").read_text())
         different = settings.differences(saved)
         if different:

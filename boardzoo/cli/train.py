@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardzoo.az.train import QUICK, TrainSettings, settings_from, train
+from boardzoo.az.train import QUICK, TrainSettings, holds_run, settings_from, train
 from boardzoo.cli.common import (
     RUNS_DIR,
     add_command,
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             raise UserError("--resume continues a run: give its --out too")
         out = new_path(f"az-{args.game}", "")
-    if args.resume and not _holds_run(Path(out)):
+    if args.resume and not holds_run(Path(out)):
         # One command starts a run and continues it: run again, it resumes.
         print(f"boardzoo train: no run in {out} yet: --resume starts one", file=sys.stderr)
         args.resume = False
@@ -196,11 +196,6 @@ def run(args: argparse.Namespace) -> int:
         f"{summary.positions} positions, {summary.seconds / 60:.1f} min; model: {out}/model.pt"
     )
     return 0
-
-
-def _holds_run(out: Path) -> bool:
-    """Whether ``out`` holds a training run (complete or not): its settings or a checkpoint."""
-    return (out / "settings.json").exists() or (out / "checkpoint").exists()
 
 
 def _saved_settings(out: Path) -> dict[str, Any]:
