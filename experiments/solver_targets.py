@@ -55,6 +55,7 @@ from boardzoo.accuracy import (
     make_labelled,
     measure_policy,
     read_labelled,
+    result_of,
     shipped_set_path,
 )
 from boardzoo.agents.alphazero import shipped_model
@@ -78,23 +79,24 @@ from boardzoo.learned.network import AZNet
 from boardzoo.learned.torch_evaluator import TorchEvaluator
 from boardzoo.search.evaluators import encode
 
-__all__ = ["Examples", "buffer_openings", "deepened", "load_examples", "solver_targets"]
+__all__ = ["buffer_openings", "deepened", "load_examples", "solver_targets"]
 
 FIELDS = ["step", "examples", "lr", "loss", "policy_loss", "value_loss", "keeps", "best", "seconds"]
 
 
-class Examples:
-    """Training examples as arrays: observations, policy targets, value targets, legal masks."""
+def _rows(batch: Batch, rows: np.ndarray) -> Batch:
+    """The samples of ``rows`` of ``batch``."""
+    return Batch(batch.obs[rows], batch.policy[rows], batch.value[rows], batch.mask[rows])
 
-    def __init__(self, obs: np.ndarray, policy: np.ndarray, value: np.ndarray, mask: np.ndarray):
-        self.obs, self.policy, self.value, self.mask = obs, policy, value, mask
 
-    def __len__(self) -> int:
-        return int(self.obs.shape[0])
-
-    def take(self, rows: np.ndarray) -> Batch:
-        """The examples of ``rows`` as a learner's batch."""
-        return Batch(self.obs[rows], self.policy[rows], self.value[rows], self.mask[rows])
+def _joined(first: Batch, second: Batch) -> Batch:
+    """The samples of both batches, ``first``'s first."""
+    return Batch(
+        np.concatenate([first.obs, second.obs]),
+        np.concatenate([first.policy, second.policy]),
+        np.concatenate([first.value, second.value]),
+        np.concatenate([first.mask, second.mask]),
+    )
 
 
 def solver_targets(
@@ -112,8 +114,8 @@ def solver_targets(
         ``(policy, value)``: float32 ``[num_actions]`` summing to 1, and +1, 0 or -1.
     """
     best = max(scores.values())
-    result = int(np.sign(best))
-    keep = [a for a, s in scores.items() if int(np.sign(s)) == result]
+    result = result_of(best)
+    keep = [a for a, s in scores.items() if result_of(s) == result]
     top = [a for a, s in scores.items() if s == best]
     policy = np.zeros(num_actions, dtype=np.float32)
     for action in keep:
@@ -132,9 +134,7 @@ def _keys(game: Game, obs: np.ndarray) -> set[bytes]:
     return keys
 
 
-def load_examples(
-    game: Game, paths: Sequence[Path], best_share: float
-) -> tuple[Examples, int, int]:
+def load_examples(game: Game, paths: Sequence[Path], best_share: float) -> tuple[Batch, int, int]:
     """The examples of the labelled sets at ``paths``, each position once, without the shipped
     set's positions and their symmetric images.
 
@@ -172,7 +172,7 @@ def load_examples(
             rows.append((o, policy, m, value))
     if not rows:
         raise ValueError("the sets hold no position outside the test set")
-    examples = Examples(
+    examples = Batch(
         np.stack([r[0] for r in rows]).astype(np.float32),
         np.stack([r[1] for r in rows]),
         np.array([r[3] for r in rows], dtype=np.float32),
@@ -181,7 +181,7 @@ def load_examples(
     return examples, duplicates, dropped
 
 
-def buffer_openings(path: Path, max_discs: int, game: Game) -> Examples:
+def buffer_openings(path: Path, max_discs: int, game: Game) -> Batch:
     """The positions of a replay buffer file with at most ``max_discs`` discs, with their
     search targets.
 
@@ -194,7 +194,7 @@ def buffer_openings(path: Path, max_discs: int, game: Game) -> Examples:
     batch = buffer.entries()
     discs = batch.obs.reshape(len(batch), -1).sum(axis=1)
     keep = np.flatnonzero(discs <= max_discs)
-    return Examples(batch.obs[keep], batch.policy[keep], batch.value[keep], batch.mask[keep])
+    return _rows(batch, keep)
 
 
 def deepened(net: AZNet, blocks: int) -> AZNet:
@@ -268,9 +268,12 @@ def _network(args: Args, game: Game) -> AZNet:
         if init is None:
             raise SystemExit(f"--init-model shipped: {game.label} has no shipped model")
         net, _, _ = load_model(init, game=game)
-        return deepened(net, args.blocks) if args.blocks is not None else net
     except ValueError as error:  # ModelFileError too
         raise SystemExit(f"--init-model {args.init_model}: {error}") from None
+    try:
+        return deepened(net, args.blocks) if args.blocks is not None else net
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
 
 
 def _quick_set(folder: Path, game: Game) -> Path:
@@ -328,15 +331,9 @@ def main(argv: list[str] | None = None) -> Path:
             lr = args.lr * (0.05 + 0.475 * (1 + np.cos(np.pi * step / args.steps)))
             learner.set_lr(lr)
             rng = np.random.default_rng([args.seed, step])
-            batch = examples.take(rng.integers(0, len(examples), args.batch_size - from_buffer))
+            batch = _rows(examples, rng.integers(0, len(examples), args.batch_size - from_buffer))
             if openings is not None and from_buffer:
-                extra = openings.take(rng.integers(0, len(openings), from_buffer))
-                batch = Batch(
-                    np.concatenate([batch.obs, extra.obs]),
-                    np.concatenate([batch.policy, extra.policy]),
-                    np.concatenate([batch.value, extra.value]),
-                    np.concatenate([batch.mask, extra.mask]),
-                )
+                batch = _joined(batch, _rows(openings, rng.integers(0, len(openings), from_buffer)))
             losses = learner.step(batch)
             if learner.steps % args.eval_every == 0 or learner.steps == args.steps:
                 _evaluate(folder, learner, evaluator, test, len(examples), lr, losses, start)

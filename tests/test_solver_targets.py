@@ -50,7 +50,7 @@ def _rotate(move: int) -> int:
     return col * 3 + (2 - row)
 
 
-def _board(game, moves) -> tuple[tuple[int, ...], ...]:
+def _board(moves) -> tuple[tuple[int, ...], ...]:
     """The position's marks in all 8 images (an independent canonical key)."""
     grid = np.zeros((3, 3), dtype=int)
     for ply, move in enumerate(moves):
@@ -76,11 +76,11 @@ def test_test_positions_and_their_images_are_dropped(script, tmp_path):
     as_they_are = {p.state(game).bitboards() for p in test.positions}
     # a position whose quarter turn is not in the set as it is: only its image is
     inside, turned = next((p, q) for p, q in pairs if q.state(game).bitboards() not in as_they_are)
-    in_test = {_board(game, p.moves) for p in test.positions}
+    in_test = {_board(p.moves) for p in test.positions}
     outside = next(
         moves
         for moves in itertools.permutations(range(9), 4)
-        if _board(game, moves) not in in_test and not game_over(game, moves)
+        if _board(moves) not in in_test and not game_over(game, moves)
     )
     state = game.initial_state()
     for move in outside:
@@ -125,6 +125,7 @@ def test_a_deepened_network_plays_as_before(script):
         (["--buffer", "nowhere.npz"], "nowhere.npz: no such file"),
         (["--init-model", "nowhere.pt"], "--init-model nowhere.pt"),
         (["--game", "chess"], "chess"),
+        (["--blocks", "1"], "--blocks 1: the model has 2; give at least that"),
         (["--sets", __file__], "line 1: not a labelled set"),
     ],
 )
