@@ -1,7 +1,7 @@
-"""The single search tree as it was before the search core (``boardzoo.search``) replaced it.
+"""A single search tree, the one ``_python_puct_loop.py`` uses (not the library's code).
 
-Kept for ``_python_puct_loop.py``, the frozen baseline of ``bench_az_search.py``; not the
-library's code. Its original description follows.
+The tree of the frozen baseline of ``bench_az_search.py``; the library's search core is
+``boardzoo.search``. Its description follows.
 
 The search tree: preallocated struct-of-arrays, one slot per node, compiled operations.
 

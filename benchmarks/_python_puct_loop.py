@@ -1,14 +1,12 @@
-"""The Python PUCT loop as it was before the batched search replaced it: the benchmark's baseline.
+"""A PUCT loop in Python, one simulation at a time: the baseline of ``bench_az_search.py``.
 
-Until the batched AlphaZero search (:mod:`boardzoo.search.batched`) took its place,
-``MCTSAgent(prior_fn=..., value_fn=...)`` (now ``PUCTAgent``) ran this loop: one simulation at a
-time, in Python,
-with the compiled operations of the single tree of that time (``_old_tree.py``), calling the
-prior and value functions once per new leaf. It is kept here, trimmed to that path (no UCT, no
-solver, no tree reuse, no root noise), so that ``bench_az_search.py`` keeps measuring against
-the same loop. The code is the library's ``boardzoo/agents/mcts/search.py`` of that time
-(``Searcher._simulate_python`` and what it calls) and, for PUCT selection,
-``tree.select_child`` / ``tree.descend``, unchanged but for the branches this path never takes.
+The loop runs one simulation at a time, in Python, with the compiled operations of a single tree
+(``_old_tree.py``), calling the prior and value functions once per new leaf; the batched
+AlphaZero search (:mod:`boardzoo.search.batched`) is timed against it. It has that path only (no
+UCT, no solver, no tree reuse, no root noise). The code is an earlier
+``boardzoo/agents/mcts/search.py``'s (``Searcher._simulate_python`` and what it calls) and, for
+PUCT selection, ``tree.select_child`` / ``tree.descend``'s, unchanged but for the branches this
+path never takes.
 """
 
 from __future__ import annotations

@@ -4,8 +4,7 @@
     python benchmarks/bench_arena_backends.py --quick    # a smoke run
     python benchmarks/bench_arena_backends.py --no-ray   # the local backend only
 
-Figures (issue: "per-game overhead of each backend on TicTacToe with random agents; games/s with
-1 and 2 workers on this machine (2 workers at least 1.8x)"), printed, nothing asserted:
+Figures, printed, nothing asserted:
 
 - games/s of ``random`` vs ``random`` at TicTacToe (the arena's own cost: the agents take
   microseconds) on the local backend and on Ray, with 1 and 2 workers, agents in processes of

@@ -39,12 +39,12 @@ import numpy as np
 import torch
 from _python_puct_loop import PythonPUCTLoop
 
-from boardzoo.bench import median_time
 from boardzoo.games import BoardState, Game, make_game
-from boardzoo.learned.network import AZNet, NetConfig
+from boardzoo.learned.network import AZNet, NetworkSettings
 from boardzoo.learned.torch_evaluator import TorchEvaluator
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 from boardzoo.search.evaluators import encode
+from boardzoo.speed import median_time
 
 GAMES: dict[str, Callable[[], Game]] = {
     "tictactoe": lambda: make_game("tictactoe"),
@@ -106,7 +106,7 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
     game = GAMES[name]()
     torch.manual_seed(0)
     net = AZNet(
-        NetConfig.for_game(
+        NetworkSettings.for_game(
             game, channels=args.channels, blocks=args.blocks, value_hidden=args.channels
         )
     )
@@ -117,7 +117,10 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
     evaluator(obs, masks)  # warm-up
     plain(obs, masks)
     print(f"\n{game.label}: AZNet {args.blocks} blocks x {args.channels} channels on {args.device}")
-    for label, config in (("PUCT", PUCTConfig()), ("Gumbel", PUCTConfig(gumbel=True))):
+    for label, config in (
+        ("PUCT", BatchedSearchSettings()),
+        ("Gumbel", BatchedSearchSettings(gumbel=True)),
+    ):
         search = BatchedSearch(game, args.batch, config, seed=0)
         search.search(roots, evaluator, simulations=4, add_noise=True)  # compile / load
         walls, nets, alone, alone_plain = [], [], [], []
@@ -146,7 +149,10 @@ def bench_game(name: str, args: argparse.Namespace) -> None:
             f"time for its {evaluations:,} evaluations"
         )
     state = roots[0]
-    plays = {n: BatchedSearch(game, 1, PUCTConfig(leaves_per_tree=n), seed=0) for n in args.leaves}
+    plays = {
+        n: BatchedSearch(game, 1, BatchedSearchSettings(leaves_per_tree=n), seed=0)
+        for n in args.leaves
+    }
     for n, play in plays.items():
         play.search([state], evaluator, simulations=n * 2)  # compile / load
     loops: dict[str, list[float]] = {"plain": [], "fused": [], "two calls": []}

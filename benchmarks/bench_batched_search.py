@@ -28,9 +28,9 @@ _MEASURE = """
 import json, os, statistics, sys, time
 import numpy as np
 if os.path.exists(os.path.join(os.getcwd(), "boardzoo", "az", "search.py")):
-    from boardzoo.az.search import BatchedSearch, PUCTConfig
+    from boardzoo.az.search import BatchedSearch, BatchedSearchSettings
 else:
-    from boardzoo.search import BatchedSearch, PUCTConfig
+    from boardzoo.search import BatchedSearch, BatchedSearchSettings
 from boardzoo.games.catalog import make_game
 name, trees, simulations, repeats = sys.argv[1], *map(int, sys.argv[2:5])
 game = make_game(name, **({"board_size": 8} if name == "reversi" else {}))
@@ -48,7 +48,7 @@ def free(observations, masks):
 
 result = {}
 for gumbel in (False, True):
-    search = BatchedSearch(game, trees, PUCTConfig(gumbel=gumbel), seed=0)
+    search = BatchedSearch(game, trees, BatchedSearchSettings(gumbel=gumbel), seed=0)
     search.search(roots, free, simulations=simulations, add_noise=True)
     times = []
     for _ in range(repeats):

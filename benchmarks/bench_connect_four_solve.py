@@ -4,17 +4,17 @@
     python benchmarks/bench_connect_four_solve.py --discs 5 6 7 8 9 --positions 40 --limit 1
     python benchmarks/bench_connect_four_solve.py --source labelled     # the labelled set's
 
-The issue's promise is that any position is solved within a second: the opening book
-(``boardzoo/games/data/connect_four_book.npz``) answers the first moves at once and the search
-the rest. This measures it. Positions come from seeded random games (``--source random``, each
-game stopped at a random number of discs among those asked, none finished) or from the shipped
-labelled set (``--source labelled``: games between agents of every strength, from 8 discs on).
-Each is solved twice as ``boardzoo solve`` would, with a fresh table and a clock of ``--limit``
-seconds: its exact score and a best move (``solve(state)``), then every move's exact score
-(``solve(state, all_moves=True)``). Per number of discs this prints how many positions the book
-answered, the share solved within the limit, and the median, 90th percentile and largest
-seconds (a solve cut by the clock counts as the limit). With ``--source labelled`` every score
-finished is checked against the set's and the script exits with status 1 on a difference.
+The opening book (``boardzoo/games/data/connect_four_book.npz``) answers the first moves at once and
+the search the rest; this measures how many positions are solved within a second. Positions come
+from seeded random games (``--source random``, each game stopped at a random number of discs among
+those asked, none finished) or from the shipped labelled set (``--source labelled``: games between
+agents of every strength, from 8 discs on). Each is solved twice as ``boardzoo solve`` would, with a
+fresh table and a clock of ``--limit`` seconds: its exact score and a best move (``solve(state)``),
+then every move's exact score (``solve(state, all_moves=True)``). Per number of discs this prints
+how many positions the book answered, the share solved within the limit, and the median, 90th
+percentile and largest seconds (a solve cut by the clock counts as the limit). With ``--source
+labelled`` every score finished is checked against the set's and the script exits with status 1 on a
+difference.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ Plays games of the engine against itself from XOT openings (the first ``--games`
 file; from the start when no file is given), ``--time-limit`` seconds a move, and prints per phase
 (empty squares on the board) the moves searched, the median and smallest depth completed, the
 median nodes a second, the median seconds a move and the share of moves the exact solver chose.
-The issue's reference point: an outside program's level 10 searches 10 plies and solves the last
-20 empties.
+For comparison: a strong outside program's level 10 searches 10 plies and solves the last 20
+empties.
 """
 
 from __future__ import annotations

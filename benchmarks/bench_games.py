@@ -5,7 +5,7 @@
     python benchmarks/bench_games.py --game connect_four
 
 Figures, for every catalog game (or the ``--game`` ones) with its default options, measured the
-same way through the game contract (:mod:`boardzoo.bench`):
+same way through the game contract (:mod:`boardzoo.speed`):
 - perft from the start on the game's compiled kernels: the depth, the leaves (checked against a
   count known from outside the code where there is one: Reversi 8x8 perft(9) = 3,005,288,
   TicTacToe perft(9) = 255,168 games, Connect Four perft(9) = 39,452,034), seconds and
@@ -14,8 +14,7 @@ same way through the game contract (:mod:`boardzoo.bench`):
 - steps per second of each game's wrapped ``env()``, random legal moves through ``agent_iter`` /
   ``last`` / ``step``, next to PettingZoo's own ``tictactoe_v3`` and ``connect_four_v3`` measured
   the same way in the same run (interleaved), and each env's ratio to ``tictactoe_v3``.
-Targets (issue 2, Reversi 8x8): perft(9) < 0.3 s; >= 150,000 playouts/s; Reversi env >= 1.5x
-tictactoe_v3.
+Results, with the machine and date: ``docs/guides/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -25,14 +24,14 @@ import sys
 
 import numpy as np
 
-from boardzoo.bench import (
+from boardzoo.games.catalog import game_names, get_game
+from boardzoo.speed import (
     env_label,
     env_steps_per_second,
     game_playouts_per_second,
     peer_envs,
     perft_figure,
 )
-from boardzoo.games.catalog import game_names, get_game
 
 
 def main(argv: list[str] | None = None) -> None:

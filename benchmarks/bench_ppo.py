@@ -3,8 +3,7 @@
     python benchmarks/bench_ppo.py                         # Reversi 8x8, the configurations below
     python benchmarks/bench_ppo.py --configs 16/0/2/1024 32/1/4/256 --updates 5 --threads 2
 
-Figures (issue: "masked PPO on the batched env: at least 20,000 training steps/s on the 2-core
-machine with the CNN"), printed, nothing asserted. A configuration is
+Figures, printed, nothing asserted. A configuration is
 ``CHANNELS/BLOCKS/EPOCHS/NUM_ENVS`` of ``ppo_selfplay.py`` (``--channels --blocks --epochs
 --num-envs``; 32 steps a rollout, 4 minibatches a pass, its default league: random, greedy and 6
 snapshots of the learner sampling their moves). Each configuration runs in a process of its own:
@@ -22,7 +21,6 @@ import json
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -54,7 +52,7 @@ def measure(
     sys.path.insert(0, str(EXPERIMENTS))
     import ppo_selfplay  # type: ignore[import-not-found]
 
-    from boardzoo.experiment import parse_args
+    from boardzoo.experiment_kit import parse_args
 
     channels, blocks, epochs, num_envs = parse_config(config)
     argv = ["--game", game, "--board-size", str(board_size), "--channels", str(channels),
@@ -63,15 +61,15 @@ def measure(
     args = ppo_selfplay.check(parse_args(ppo_selfplay.Args, argv))
     torch.manual_seed(0)
     torch.set_num_threads(threads)
-    run = ppo_selfplay.Run(args, Path(tempfile.mkdtemp(prefix="bench_ppo-")))
+    run = ppo_selfplay.make_run(args)
     obs, info = run.envs.reset(seed=0)
     mask = info["action_mask"]
     rates, rollouts, updates_seconds = [], [], []
     for index in range(updates + 1):
         start = time.perf_counter()
-        batch = ppo_selfplay.rollout(run, obs, mask)
+        batch = run.rollout(obs, mask)
         middle = time.perf_counter()
-        ppo_selfplay.update(run, batch)
+        run.learn(batch)
         end = time.perf_counter()
         obs, mask = batch.next_obs, batch.next_mask
         if index:  # the first is the warm-up

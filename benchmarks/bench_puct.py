@@ -5,7 +5,7 @@
     python benchmarks/bench_puct.py --quick
     python benchmarks/bench_puct.py --game connect_four
 
-Figures (issue 5), from the start of ``--game`` (any catalog game, default Reversi; its
+Figures, from the start of ``--game`` (any catalog game, default Reversi; its
 board_size option with ``--board-size`` where it has one, default the game's: 8x8 for Reversi),
 one core, the default MLP policy (the network's size, not its training, sets the cost, so a
 freshly trained tiny model measures the same):
@@ -13,7 +13,7 @@ freshly trained tiny model measures the same):
   route (``obs_to_tensor`` + ``get_distribution``), in microseconds;
 - PUCT simulations per second with that prior (``PUCTAgent(prior_fn)``: the batched
   compiled search, one ``prior`` call a leaf, leaves scored by compiled random playouts), next
-  to compiled UCT in the same run. ``puct:path=...`` evaluates a batch of leaves in one policy
+  to compiled UCT in the same run. ``sb3puct:path=...`` evaluates a batch of leaves in one policy
   call instead (see ``benchmarks/bench_az_search.py`` for the batched figures).
 """
 
@@ -28,9 +28,9 @@ import torch
 
 from boardzoo.agents import Budget, PUCTAgent
 from boardzoo.agents.sb3_agent import SB3Agent
-from boardzoo.bench import mcts_simulations_per_second, median_time, search_rate
 from boardzoo.games.catalog import game_names, get_game
 from boardzoo.games.state import BoardState
+from boardzoo.speed import mcts_simulations_per_second, median_time, search_rate
 
 
 def sb3_route_prior(agent: SB3Agent, state: BoardState) -> np.ndarray:
@@ -64,7 +64,7 @@ def main() -> None:
     if args.model:
         path = Path(args.model)
     else:
-        from boardzoo.experiment import quick_model
+        from boardzoo.experiment_kit import quick_model
 
         path = quick_model(game.name, game.options, Path(tempfile.mkdtemp()), seed=0, steps=512)
     agent = SB3Agent(str(path))

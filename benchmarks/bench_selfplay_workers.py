@@ -23,7 +23,7 @@ from pathlib import Path
 
 import torch
 
-from boardzoo.az.selfplay import SelfPlayConfig
+from boardzoo.az.selfplay import SelfPlaySettings
 from boardzoo.az.selfplay_pool import (
     ProcessSelfPlayPool,
     RaySelfPlayPool,
@@ -34,20 +34,20 @@ from boardzoo.az.selfplay_pool import (
     weights_of,
 )
 from boardzoo.games.catalog import make_game
-from boardzoo.learned.network import AZNet, NetConfig
-from boardzoo.search.batched import PUCTConfig
+from boardzoo.learned.network import AZNet, NetworkSettings
+from boardzoo.search.batched import BatchedSearchSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import raycluster
 
 
 def jobs_for(workers: int, games: int, simulations: int, game_name: str) -> list[SelfPlayJob]:
-    config = NetConfig.for_game(make_game(game_name), channels=64, blocks=4, value_hidden=64)
+    config = NetworkSettings.for_game(make_game(game_name), channels=64, blocks=4, value_hidden=64)
     return [
         SelfPlayJob(
             config,
-            PUCTConfig(gumbel=True, gumbel_k=16),
-            SelfPlayConfig(simulations=simulations),
+            BatchedSearchSettings(gumbel=True, gumbel_k=16),
+            SelfPlaySettings(simulations=simulations),
             parallel_games=min(64, share),
             games=share,
             search_seed=k,
@@ -70,7 +70,7 @@ def timed(pool: SelfPlayPool | None, jobs: list[SelfPlayJob], weights: dict) -> 
 def measure(args: argparse.Namespace, ray_address: str | None) -> dict[str, list[float]]:
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    config = NetConfig.for_game(make_game(args.game), channels=64, blocks=4, value_hidden=64)
+    config = NetworkSettings.for_game(make_game(args.game), channels=64, blocks=4, value_hidden=64)
     weights = weights_of(AZNet(config).eval())
 
     def jobs(workers: int) -> list[SelfPlayJob]:

@@ -1,4 +1,4 @@
-"""Playing strength of MCTS against the baseline agents (issue 3's tables).
+"""Playing strength of MCTS against the baseline agents.
 
     python benchmarks/bench_strength.py --games 100 --workers 2
     python benchmarks/bench_strength.py --game tictactoe --games 200 \

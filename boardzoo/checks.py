@@ -1,10 +1,12 @@
 """Checks of the values users give (options, settings, arguments), one message style everywhere.
 
-Every failed check raises ``ValueError("<key>=<value> is not allowed: it must be <what>")``,
-before any work starts; :func:`boardzoo.agents.registry.make_agent` puts the agent's name in
-front (``"mcts: simulations=-5 is not allowed: it must be an integer >= 1"``). The agents'
-option groups, the batched search's :class:`~boardzoo.search.batched.PUCTConfig`, the network's
-config and the training settings all check with these.
+Every failed check raises ``InvalidValueError("<key>=<value> is not allowed: it must be <what>")``
+(a ``ValueError`` too, see :mod:`boardzoo.errors`), before any work starts;
+:func:`boardzoo.agents.registry.make_agent` puts the agent's name in front
+(``"mcts: simulations=-5 is not allowed: it must be an integer >= 1"``). The agents'
+option groups, the batched search's :class:`~boardzoo.search.batched.BatchedSearchSettings`,
+the network's :class:`~boardzoo.learned.network.NetworkSettings` and the training settings all
+check with these.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from boardzoo.errors import InvalidValueError
 
 __all__ = [
     "check_choice",
@@ -40,9 +44,9 @@ def _bound(number: float) -> str:
     return str(int(number)) if float(number).is_integer() else repr(float(number))
 
 
-def not_allowed(key: str, value: Any, allowed: str) -> ValueError:
+def not_allowed(key: str, value: Any, allowed: str) -> InvalidValueError:
     """The error for ``key=value``: ``"<key>=<value> is not allowed: it must be <allowed>"``."""
-    return ValueError(f"{key}={show(value)} is not allowed: it must be {allowed}")
+    return InvalidValueError(f"{key}={show(value)} is not allowed: it must be {allowed}")
 
 
 def _is_int(value: Any) -> bool:

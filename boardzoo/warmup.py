@@ -43,6 +43,7 @@ from boardzoo.agents import AlphaBetaAgent, EngineAgent, GreedyAgent, MCTSAgent
 from boardzoo.agents.compiling import notices_enabled, set_notices
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget, Endgame, Enhancements, PUCTSettings, UCTSettings
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import game_names, make_game
 from boardzoo.learned import load_net
 from boardzoo.search.handover import default_empties, prepare_solver
@@ -243,7 +244,7 @@ def _check(values: Iterable[str], allowed: Sequence[str], what: str) -> list[str
     chosen = list(values)
     for value in chosen:
         if value not in allowed:
-            raise ValueError(
+            raise InvalidValueError(
                 f"{what}={value!r} is not allowed: it must be one of {', '.join(allowed)}"
             )
     return chosen
@@ -278,7 +279,7 @@ def warm_up(
     if workers is not None and (
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):
-        raise ValueError(f"workers={workers!r} is not allowed: it must be an integer >= 1")
+        raise InvalidValueError(f"workers={workers!r} is not allowed: it must be an integer >= 1")
     if not names:
         return []
     first, rest = names[0], names[1:]

@@ -19,8 +19,8 @@ fewer with ``--sprt`` (the match stops once the test decides):
    ``preset=strong``) as ``mcts:time_limit=T,<options>`` against ``--baseline`` (plain UCT)
    with the same ``time_limit=T``, for every ``--time-per-move`` T;
 2. (``--parallel``) ``threads=K`` and ``workers=K`` against one thread at equal wall time, and
-   their simulations a second against one thread's (the issue's target: ``threads=2`` at least
-   1.8 times);
+   their simulations a second against one thread's (the speed table notes whether ``threads=2``
+   reaches 1.8 times);
 3. (``--learned``) the learned evaluation against the hand-made one:
    ``alphabeta:depth=D,eval=learned`` vs ``alphabeta:depth=D``, ``greedy:eval=learned`` vs
    ``greedy``;
@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from boardzoo.experiment import (
+from boardzoo.experiment_kit import (
     ArenaExperimentArgs,
     arg,
     check_specs,
@@ -116,7 +116,7 @@ class Args(ArenaExperimentArgs):
     parallelism: int = arg(2, "K of section 2's threads=K and workers=K")
     learned: bool = arg(True, "section 3: learned evaluation against the hand-made one")
     eval_depth: int = arg(4, "alpha-beta depth of section 3")
-    targets: bool = arg(False, "section 4: the issue's targets (long: --target-time a move)")
+    targets: bool = arg(False, "section 4: the scores to reach (long: --target-time a move)")
     target_time: float = arg(1.0, "seconds a move of section 4's MCTS players")
     target_depth: int = arg(6, "depth of section 4's alpha-beta opponent")
     speed_positions: int = arg(4, "positions for simulations a second: the first openings")
@@ -166,7 +166,7 @@ class Match:
     seconds: float | None
     first: str
     second: str
-    target: float | None = None  # the score the issue asks of the first agent
+    target: float | None = None  # the score the first agent is to reach, if any
 
 
 def matches(args: Args) -> list[Match]:

@@ -10,7 +10,7 @@ for games that have them (quick runs play Reversi on 6x6).
 
 The field is ``--agents`` (baselines and MCTS at a few budgets) plus, for every trained model
 given, the model itself and a search guided by it: for an SB3 ``.zip``, ``sb3:path=...`` and
-PUCT with its policy as prior (``puct:path=...,simulations=--puct-simulations``); for a boardzoo
+PUCT with its policy as prior (``sb3puct:path=...,simulations=--puct-simulations``); for a boardzoo
 model file (``.pt``, from ``ppo_selfplay.py`` or ``boardzoo train``), its policy alone
 (``az:model=...,simulations=1``) and AlphaZero's PUCT with its policy and value
 (``az:model=...,simulations=--puct-simulations``). The models are copied into the run folder as
@@ -31,7 +31,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boardzoo.experiment import (
+from boardzoo.experiment_kit import (
     ArenaExperimentArgs,
     arg,
     check_specs,
@@ -67,7 +67,7 @@ class Args(ArenaExperimentArgs):
 
 
 def model_agents(args: Args, models: dict[str, str], folder: Path) -> list[str]:
-    """The policy's and the guided search's specs of every model (``sb3`` and ``puct`` for an
+    """The policy's and the guided search's specs of every model (``sb3`` and ``sb3puct`` for an
     SB3 ``.zip``, ``az`` with 1 and ``--puct-simulations`` simulations for a boardzoo model),
     copied into the run folder (the specs' paths are relative to it)."""
     specs = []

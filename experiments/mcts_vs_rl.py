@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boardzoo.experiment import (
+from boardzoo.experiment_kit import (
     ArenaExperimentArgs,
     arg,
     check_specs,

@@ -1,4 +1,4 @@
-"""Masked PPO by self-play on the batched env (one file, CleanRL style), evaluated in the arena.
+"""Masked PPO by self-play on the batched env (CleanRL style), evaluated in the arena.
 
     python experiments/ppo_selfplay.py --game reversi --num-envs 256 --minutes 60
     python experiments/ppo_selfplay.py --resume-folder runs/ppo_selfplay-reversi-seed0-...  # go on
@@ -15,7 +15,10 @@ sampling their moves), refreshed in turn every ``--snapshot-every`` updates. The
 is drawn per episode. With ``--augment`` (the default) the learner sees each position through one
 of the board's symmetries (:mod:`boardzoo.games.symmetry`: 8 for Reversi and TicTacToe, the mirror
 for Connect Four), drawn per game and move, and its move is mapped back for the env: the rollout
-stays on-policy and covers the symmetric positions too.
+stays on-policy and covers the symmetric positions too. The algorithm and the training state are
+the package's (:mod:`boardzoo.rl.ppo`, :mod:`boardzoo.rl.league`, :mod:`boardzoo.rl.augment`,
+:class:`boardzoo.rl.ppo_selfplay.PPOSelfPlayRun`); this script holds the schedule, the
+evaluations and the run folder's files.
 
 Every ``--eval-every`` minutes of training (and at the end) the network is saved as a boardzoo
 model (plain tensors and JSON, ``models/model_<update>.pt``; ``model.pt`` is the latest) and
@@ -38,11 +41,11 @@ import csv
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from boardzoo.experiment import (
+from boardzoo.experiment_kit import (
     OPTIONS_HELP,
     arg,
     check_specs,
@@ -54,6 +57,10 @@ from boardzoo.experiment import (
 )
 from boardzoo.games.catalog import game_names, game_of
 from boardzoo.vector import compiled_opponent_code
+
+if TYPE_CHECKING:
+    from boardzoo.learned.network import NetworkSettings
+    from boardzoo.rl.ppo_selfplay import PPOSelfPlayRun
 
 # This script's options, for games that have them, where the command line gives none.
 DEFAULT_OPTIONS = {"board_size": 8}
@@ -157,13 +164,12 @@ def check(args: Args) -> Args:
 def _check_init_model(args: Args) -> None:
     """Exit with a one-line error unless ``--init-model`` is a model of this game and network."""
     from boardzoo.learned.model_io import ModelFileError, read_model_for
-    from boardzoo.learned.network import NetConfig
 
     try:
         config, _ = read_model_for(args.init_model, game_of(args.game, **game_options(args)))
     except ModelFileError as error:
         raise SystemExit(f"--init-model: {error}") from None
-    ours = NetConfig(args.game, game_options(args), channels=args.channels, blocks=args.blocks)
+    ours = network_settings(args)
     if config != ours:  # the whole network, the value head's width included
         raise SystemExit(
             f"--init-model {args.init_model}: its network has {config.channels} channels, "
@@ -173,261 +179,43 @@ def _check_init_model(args: Args) -> None:
         )
 
 
-class Run:
-    """The learner, its optimizer, the league and the batched env of one training run."""
+def network_settings(args: Args) -> NetworkSettings:
+    """The learner's network: ``--channels`` and ``--blocks`` for the game."""
+    from boardzoo.learned.network import NetworkSettings
 
-    def __init__(self, args: Args, folder: Path) -> None:
-        import torch
-
-        from boardzoo.learned.network import AZNet, NetConfig
-        from boardzoo.learned.torch_evaluator import TorchEvaluator
-        from boardzoo.vector import BoardGameVectorEnv, TorchPolicy
-
-        self.args, self.folder = args, folder
-        self.options = game_options(args)
-        self.config = NetConfig(args.game, self.options, channels=args.channels,
-                                blocks=args.blocks)  # fmt: skip
-        self.net = AZNet(self.config)
-        self.evaluator = TorchEvaluator(self.net)  # fused inference, remade after each update
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
-        self.slots = [AZNet(self.config).eval() for _ in range(args.snapshots)]
-        for slot in self.slots:
-            slot.load_state_dict(self.net.state_dict())
-        self.policies = [
-            TorchPolicy(_Logits(TorchEvaluator(slot)), deterministic=False, seed=args.seed + 1 + k)
-            for k, slot in enumerate(self.slots)
-        ]
-        self.envs = BoardGameVectorEnv(
-            args.game, args.num_envs, opponent=[*args.league, *self.policies],
-            learner_color="random", **self.options,
-        )  # fmt: skip
-        self.symmetries = BoardSymmetries(game_of(args.game, **self.options), args.augment,
-                                          seed=args.seed)  # fmt: skip
-        self.update = 0
-        self.steps = 0
-        self.seconds = 0.0  # training time so far
-        self.evaluated_at = 0.0  # training seconds at the last evaluation
-        self.next_slot = 0
-
-    # --- checkpoints ------------------------------------------------------------------------
-
-    def save(self) -> None:
-        import torch
-
-        from boardzoo.learned.model_io import atomic_torch_save, save_model
-
-        metadata = {"trained_by": "experiments/ppo_selfplay.py", "update": self.update,
-                    "steps": self.steps, "minutes": round(self.seconds / 60, 2),
-                    "args": asdict(self.args)}  # fmt: skip
-        path = save_model(self.folder / "models" / f"model_{self.update}.pt", self.net,
-                          metadata=metadata)  # fmt: skip
-        save_model(self.folder / "model.pt", self.net, metadata=metadata)
-        state = {
-            "net": self.net.state_dict(),
-            "optimizer": self.optimizer.state_dict(),
-            "slots": [slot.state_dict() for slot in self.slots],
-            "torch_rng": torch.get_rng_state(),
-            "numbers": torch.tensor([self.update, self.steps, self.next_slot]),
-            "seconds": torch.tensor([self.seconds, self.evaluated_at], dtype=torch.float64),
-        }
-        atomic_torch_save(state, self.folder / "checkpoint.pt")
-        print(f"saved {path}", flush=True)
-
-    def load(self) -> None:
-        import torch
-
-        state = torch.load(self.folder / "checkpoint.pt", weights_only=True)
-        self.net.load_state_dict(state["net"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        for slot, weights in zip(self.slots, state["slots"], strict=True):
-            slot.load_state_dict(weights)
-        torch.set_rng_state(state["torch_rng"])
-        self.update, self.steps, self.next_slot = (int(v) for v in state["numbers"])
-        self.seconds, self.evaluated_at = (float(v) for v in state["seconds"])
-        self.symmetries.rng = np.random.default_rng([self.args.seed, 7, self.update])
-
-    def start_from(self, path: str) -> None:
-        """Load the weights of the model file ``path`` into the learner and every league slot."""
-        from boardzoo.learned.model_io import load_model
-
-        net, _, _ = load_model(path)
-        for target in (self.net, *self.slots):
-            target.load_state_dict(net.state_dict())  # (the evaluators see the new weights)
-
-    def refresh_snapshot(self) -> None:
-        """Copy the learner into the next league slot."""
-        if self.slots:
-            self.slots[self.next_slot].load_state_dict(self.net.state_dict())
-            self.next_slot = (self.next_slot + 1) % len(self.slots)
+    return NetworkSettings(args.game, game_options(args), channels=args.channels,
+                           blocks=args.blocks)  # fmt: skip
 
 
-class BoardSymmetries:
-    """Random symmetries of the game's board, one per sub-env and move (see ``--augment``).
+def make_run(args: Args) -> PPOSelfPlayRun:
+    """The learner, its optimizer, the league and the batched env of the arguments."""
+    from boardzoo.rl.ppo import PPOSettings
+    from boardzoo.rl.ppo_selfplay import PPOSelfPlayRun
 
-    The learner sees each position through a transform drawn for it: its observation and
-    legal mask are transformed, the move it samples there is mapped back to the real board for
-    the env. The rollout keeps what the learner saw, so the data stay on-policy while they cover
-    the symmetric positions too.
-    """
-
-    def __init__(self, game: Any, enabled: bool, seed: int) -> None:
-        from boardzoo.games.symmetry import symmetries
-
-        found = symmetries(game) if enabled else symmetries(game)[:1]  # the identity first
-        self.squares = np.stack([symmetry.square_source for symmetry in found])
-        self.actions = np.stack([symmetry.action_source for symmetry in found])
-        self.rng = np.random.default_rng([seed, 7])
-
-    def transform(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any]:
-        """``obs`` (n, rows, cols, planes) and ``mask`` (n, actions) as the learner sees them,
-        and the function from its actions back to the env's."""
-        if len(self.squares) == 1:
-            return obs, mask, lambda actions: actions
-        n, rows, cols, planes = obs.shape
-        drawn = self.rng.integers(0, len(self.squares), size=n)
-        every = np.arange(n)[:, None]
-        flat = obs.reshape(n, rows * cols, planes)[every, self.squares[drawn]]
-        sources = self.actions[drawn]
-        return (flat.reshape(obs.shape), mask[every, sources],
-                lambda actions: sources[np.arange(n), actions])  # fmt: skip
+    ppo = PPOSettings(num_steps=args.num_steps, epochs=args.epochs, minibatches=args.minibatches,
+                      gamma=args.gamma, gae_lambda=args.gae_lambda, clip=args.clip,
+                      entropy=args.entropy, value_coef=args.value_coef)  # fmt: skip
+    return PPOSelfPlayRun(network_settings(args), args.num_envs, args.league, args.snapshots,
+                          learning_rate=args.learning_rate, augment=args.augment,
+                          seed=args.seed, ppo=ppo)  # fmt: skip
 
 
-class _Logits:
-    """A network's policy logits for board planes ``(k, rows, cols, 2)`` (the env's layout),
-    through its fused inference copy."""
-
-    def __init__(self, evaluator: Any) -> None:
-        self.evaluator = evaluator
-
-    def __call__(self, planes: Any) -> Any:
-        import torch
-
-        obs = planes.permute(0, 3, 1, 2).numpy()
-        everything = np.ones((obs.shape[0], self.evaluator.num_actions), dtype=np.bool_)
-        logits, _ = self.evaluator(obs, everything)
-        return torch.from_numpy(logits)
+def save(run: PPOSelfPlayRun, args: Args, folder: Path) -> None:
+    """The learner as ``model.pt`` (and ``models/model_<update>.pt``) and the checkpoint."""
+    metadata = {"trained_by": "experiments/ppo_selfplay.py", "update": run.update,
+                "steps": run.steps, "minutes": round(run.seconds / 60, 2),
+                "args": asdict(args)}  # fmt: skip
+    path = run.save(folder, metadata)
+    print(f"saved {path}", flush=True)
 
 
-@dataclass
-class Rollout:
-    """What one rollout gathered, flattened for the update (autoreset steps left out), and the
-    observations and masks the next rollout starts from."""
-
-    obs: Any
-    mask: Any
-    actions: Any
-    logprobs: Any
-    advantages: Any
-    targets: Any
-    next_obs: np.ndarray
-    next_mask: np.ndarray
-    returns: list[float]
-
-
-def rollout(run: Run, obs: np.ndarray, mask: np.ndarray) -> Rollout:
-    """``num_steps`` steps of every game with the learner's sampled moves, and their advantages
-    (GAE) and value targets."""
-    import torch
-
-    args, net, envs = run.args, run.net, run.envs
-    n, steps = args.num_envs, args.num_steps
-    buffer_obs = np.empty((steps, *obs.shape), dtype=np.int8)
-    buffer_mask = np.empty((steps, *mask.shape), dtype=np.bool_)
-    actions = np.empty((steps, n), dtype=np.int64)
-    logprobs = np.empty((steps, n), dtype=np.float32)
-    values = np.empty((steps + 1, n), dtype=np.float32)
-    rewards = np.empty((steps, n), dtype=np.float32)
-    dones = np.empty((steps, n), dtype=np.float32)
-    valid = np.empty((steps, n), dtype=np.bool_)  # False: an autoreset step, its action ignored
-    returns_seen: list[float] = []
-    net.eval()
-    with torch.inference_mode():
-        for t in range(steps):
-            legal = mask.astype(np.bool_)
-            valid[t] = legal.any(axis=1)
-            legal[~valid[t]] = True  # the action of an autoreset step is ignored: any will do
-            seen, legal, to_env = run.symmetries.transform(obs, legal)
-            raw, value = run.evaluator(seen.transpose(0, 3, 1, 2), legal)
-            logits = torch.from_numpy(raw).masked_fill_(~torch.from_numpy(legal), -1e9)
-            log_policy = torch.log_softmax(logits, dim=1)
-            action = torch.multinomial(log_policy.exp(), 1)
-            buffer_obs[t], buffer_mask[t] = seen, legal
-            actions[t] = action.squeeze(1).numpy()
-            logprobs[t] = log_policy.gather(1, action).squeeze(1).numpy()
-            values[t] = value
-            obs, reward, terminated, truncated, info = envs.step(to_env(actions[t]))
-            mask = info["action_mask"]
-            rewards[t], dones[t] = reward, terminated | truncated
-            returns_seen.extend(reward[terminated].tolist())
-        _, values[steps] = run.evaluator(obs.transpose(0, 3, 1, 2), np.ones_like(legal))
-    advantages = np.zeros((steps, n), dtype=np.float32)
-    running = np.zeros(n, dtype=np.float32)
-    for t in reversed(range(steps)):
-        carry = 1.0 - dones[t]
-        delta = rewards[t] + args.gamma * values[t + 1] * carry - values[t]
-        running = delta + args.gamma * args.gae_lambda * carry * running
-        advantages[t] = running
-    targets = advantages + values[:steps]
-
-    keep = valid.reshape(-1)
-    flat_obs = torch.as_tensor(buffer_obs.reshape(-1, *obs.shape[1:])[keep], dtype=torch.float32)
-    flat_obs = flat_obs.permute(0, 3, 1, 2)
-    flat_mask = torch.as_tensor(buffer_mask.reshape(-1, mask.shape[1])[keep])
-    flat_actions = torch.as_tensor(actions.reshape(-1)[keep])
-    flat_logprobs = torch.as_tensor(logprobs.reshape(-1)[keep])
-    flat_advantages = torch.as_tensor(advantages.reshape(-1)[keep])
-    flat_targets = torch.as_tensor(targets.reshape(-1)[keep])
-    return Rollout(flat_obs, flat_mask, flat_actions, flat_logprobs, flat_advantages,
-                   flat_targets, obs, mask, returns_seen)  # fmt: skip
-
-
-def update(run: Run, batch: Rollout) -> dict[str, float]:
-    """PPO's clipped update of the learner over ``batch``, ``epochs`` passes in ``minibatches``
-    random minibatches; returns the mean losses, entropy and approximate KL."""
-    import torch
-
-    args, net = run.args, run.net
-    flat_obs, flat_mask, flat_actions = batch.obs, batch.mask, batch.actions
-    flat_logprobs, flat_advantages, flat_targets = batch.logprobs, batch.advantages, batch.targets
-    size = flat_actions.shape[0]
-    net.train()
-    figures: dict[str, list[float]] = {"policy": [], "value": [], "entropy": [], "kl": []}
-    for _ in range(args.epochs):
-        for chosen in torch.tensor_split(torch.randperm(size), args.minibatches):
-            if len(chosen) < 2:  # (a rollout of autoreset steps only)
-                continue
-            logits, value = net(flat_obs[chosen])
-            log_policy = torch.log_softmax(logits.masked_fill(~flat_mask[chosen], -1e9), dim=1)
-            new_logprob = log_policy.gather(1, flat_actions[chosen, None]).squeeze(1)
-            ratio = (new_logprob - flat_logprobs[chosen]).exp()
-            advantage = flat_advantages[chosen]
-            advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
-            policy_loss = torch.max(
-                -advantage * ratio, -advantage * ratio.clamp(1 - args.clip, 1 + args.clip)
-            ).mean()
-            value_loss = 0.5 * ((value - flat_targets[chosen]) ** 2).mean()
-            entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
-            loss = policy_loss + args.value_coef * value_loss - args.entropy * entropy
-            run.optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
-            run.optimizer.step()
-            with torch.no_grad():
-                figures["kl"].append(float(((ratio - 1) - ratio.log()).mean()))
-            figures["policy"].append(policy_loss.item())
-            figures["value"].append(value_loss.item())
-            figures["entropy"].append(entropy.item())
-    return {key: float(np.mean(values_)) for key, values_ in figures.items()}
-
-
-def evaluate(run: Run) -> None:
+def evaluate(run: PPOSelfPlayRun, args: Args, folder: Path) -> None:
     """The saved model against each evaluation opponent in the arena; rows to the CSV."""
     from boardzoo.arena import play_match
 
-    args = run.args
-    model = run.folder / "model.pt"
+    model = folder / "model.pt"
     learner = f"az:model={model},simulations=1"
-    path = run.folder / "evaluations.csv"
+    path = folder / "evaluations.csv"
     new = not path.exists()
     with path.open("a", newline="") as sink:
         writer = csv.writer(sink)
@@ -435,7 +223,7 @@ def evaluate(run: Run) -> None:
             writer.writerow(["update", "steps", "minutes", "opponent", "wins", "draws",
                              "losses", "score", "low", "high"])  # fmt: skip
         for opponent in args.eval_opponents:
-            result = play_match(args.game, (learner, opponent), options=run.options,
+            result = play_match(args.game, (learner, opponent), options=game_options(args),
                                 games=args.eval_games, seed=args.seed + 1000,
                                 workers=1 if args.quick else 2, isolate=not args.quick,
                                 time_limit=60.0, progress=False,
@@ -456,14 +244,17 @@ def main(argv: list[str] | None = None) -> Path:
     parsed = parse_args(Args, argv, description=__doc__.splitlines()[0])
     args = replace(check(parsed), minutes=parsed.minutes) if parsed.resume_folder else check(parsed)
     folder = experiment_folder(args, "ppo_selfplay")
-    resumed = (folder / "checkpoint.pt").exists()
     seed_everything(args.seed)
     import torch
 
+    from boardzoo.rl.ppo_selfplay import CHECKPOINT
+
+    resumed = (folder / CHECKPOINT).exists()
+
     torch.set_num_threads(args.threads)
-    run = Run(args, folder)
+    run = make_run(args)
     if resumed:
-        run.load()
+        run.load(folder)
         print(f"resumed {folder} at update {run.update}, {run.seconds / 60:.1f} min", flush=True)
     elif args.init_model:
         run.start_from(args.init_model)
@@ -476,11 +267,11 @@ def main(argv: list[str] | None = None) -> Path:
     mask = info["action_mask"]
     budget = args.minutes * 60
     while run.seconds < budget:
-        for group in run.optimizer.param_groups:  # annealed over the run's minutes
-            group["lr"] = args.learning_rate * max(0.05, 1.0 - run.seconds / budget)
+        # the learning rate, annealed over the run's minutes
+        run.set_learning_rate(args.learning_rate * max(0.05, 1.0 - run.seconds / budget))
         start = time.perf_counter()
-        batch = rollout(run, obs, mask)
-        figures = update(run, batch)
+        batch = run.rollout(obs, mask)
+        figures = run.learn(batch)
         obs, mask, returns = batch.next_obs, batch.next_mask, batch.returns
         seconds = time.perf_counter() - start
         run.update += 1
@@ -505,8 +296,8 @@ def main(argv: list[str] | None = None) -> Path:
                   f"{row[-1]}", flush=True)  # fmt: skip
         if run.seconds - run.evaluated_at >= args.eval_every * 60 or run.seconds >= budget:
             run.evaluated_at = run.seconds
-            run.save()
-            evaluate(run)
+            save(run, args, folder)
+            evaluate(run, args, folder)
     rates = [float(r["steps_per_second"]) for r in csv.DictReader(metrics.open())]
     print(f"steps_per_second median {np.median(rates):,.0f} over {len(rates)} updates; "
           f"{run.steps:,} steps in {run.seconds / 60:.1f} min; wrote {folder}")  # fmt: skip

@@ -3,7 +3,7 @@
     python experiments/puct_vs_uct.py --game reversi --board-size 8 --model runs/ppo/model.zip
     python experiments/puct_vs_uct.py --quick      # trains a tiny model first if --model is empty
 
-At each budget of ``--simulations`` per move, ``puct:path=MODEL,simulations=N`` (AlphaZero's
+At each budget of ``--simulations`` per move, ``sb3puct:path=MODEL,simulations=N`` (AlphaZero's
 PUCT selection with the policy's move probabilities as priors, leaves scored by random
 rollouts; with ``--value-head`` also a variant whose leaves are scored by the policy's value
 head) plays ``--games`` games against ``mcts:simulations=N`` (UCT, random rollouts), colours
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boardzoo.experiment import (
+from boardzoo.experiment_kit import (
     ArenaExperimentArgs,
     arg,
     check_specs,
@@ -41,9 +41,9 @@ class Args(ArenaExperimentArgs):
 
 def variants(args: Args, path: str) -> dict[str, str]:
     """``{label: spec without budget}`` of the PUCT players."""
-    found = {"PUCT prior + rollouts": f"puct:path={path},c_init={args.c}"}
+    found = {"PUCT prior + rollouts": f"sb3puct:path={path},c_init={args.c}"}
     if args.value_head:
-        found["PUCT prior + value head"] = f"puct:path={path},c_init={args.c},value_head=true"
+        found["PUCT prior + value head"] = f"sb3puct:path={path},c_init={args.c},value_head=true"
     return found
 
 

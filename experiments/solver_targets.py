@@ -21,7 +21,8 @@ positions of a ``boardzoo train`` replay buffer (its ``checkpoint/buffer.npz``) 
 ``--buffer-max-discs`` discs, with their search targets, as ``--buffer-share`` of each batch:
 the openings, where the solver is too slow to label many positions. ``--blocks`` above the
 initial model's adds residual blocks that start as the identity (the deepened network plays as
-the initial one until its first step).
+the initial one until its first step). The targets, the examples and the batches are
+:mod:`boardzoo.az.solver_targets`'s, the deepening :func:`boardzoo.az.deepen.deepened`.
 
 The learning rate falls from ``--lr`` on a cosine to 5% of it over ``--steps`` steps of
 ``--batch-size`` (Adam, weight decay 1e-4, each sample in a random board symmetry). Every
@@ -42,26 +43,24 @@ from __future__ import annotations
 import csv
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from boardzoo.accuracy import (
-    LabelConfig,
     LabelledSet,
+    LabelledSetSettings,
     make_labelled,
     measure_policy,
     read_labelled,
-    result_of,
     shipped_set_path,
 )
 from boardzoo.agents.alphazero import shipped_model
+from boardzoo.az.deepen import deepened
 from boardzoo.az.learner import Learner, load_learner, save_learner
-from boardzoo.az.replay import Batch, ReplayBuffer
-from boardzoo.experiment import (
+from boardzoo.az.solver_targets import buffer_openings, draw_batch, load_examples
+from boardzoo.experiment_kit import (
     OPTIONS_HELP,
     arg,
     experiment_folder,
@@ -72,148 +71,12 @@ from boardzoo.experiment import (
 )
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
-from boardzoo.games.symmetry import symmetries
 from boardzoo.learned.devices import pick_device
 from boardzoo.learned.model_io import load_model, save_model
 from boardzoo.learned.network import AZNet
 from boardzoo.learned.torch_evaluator import TorchEvaluator
-from boardzoo.search.evaluators import encode
-
-__all__ = ["buffer_openings", "deepened", "load_examples", "solver_targets"]
 
 FIELDS = ["step", "examples", "lr", "loss", "policy_loss", "value_loss", "keeps", "best", "seconds"]
-
-
-def _rows(batch: Batch, rows: np.ndarray) -> Batch:
-    """The samples of ``rows`` of ``batch``."""
-    return Batch(batch.obs[rows], batch.policy[rows], batch.value[rows], batch.mask[rows])
-
-
-def _joined(first: Batch, second: Batch) -> Batch:
-    """The samples of both batches, ``first``'s first."""
-    return Batch(
-        np.concatenate([first.obs, second.obs]),
-        np.concatenate([first.policy, second.policy]),
-        np.concatenate([first.value, second.value]),
-        np.concatenate([first.mask, second.mask]),
-    )
-
-
-def solver_targets(
-    scores: Mapping[int, int], num_actions: int, best_share: float
-) -> tuple[np.ndarray, float]:
-    """The policy and value targets of a position from its moves' exact scores.
-
-    Args:
-        scores: the exact score of each legal move, for the player making it (> 0 wins).
-        num_actions: the size of the action space.
-        best_share: the policy's mass on the best-scoring moves; the rest goes evenly to every
-            move that keeps the result.
-
-    Returns:
-        ``(policy, value)``: float32 ``[num_actions]`` summing to 1, and +1, 0 or -1.
-    """
-    best = max(scores.values())
-    result = result_of(best)
-    keep = [a for a, s in scores.items() if result_of(s) == result]
-    top = [a for a, s in scores.items() if s == best]
-    policy = np.zeros(num_actions, dtype=np.float32)
-    for action in keep:
-        policy[action] += (1.0 - best_share) / len(keep)
-    for action in top:
-        policy[action] += best_share / len(top)
-    return policy, float(result)
-
-
-def _keys(game: Game, obs: np.ndarray) -> set[bytes]:
-    """The observations' bytes in every board symmetry of ``game``."""
-    keys: set[bytes] = set()
-    for symmetry in symmetries(game):
-        images = symmetry.apply_obs(obs).astype(np.uint8)
-        keys.update(image.tobytes() for image in images)
-    return keys
-
-
-def load_examples(game: Game, paths: Sequence[Path], best_share: float) -> tuple[Batch, int, int]:
-    """The examples of the labelled sets at ``paths``, each position once, without the shipped
-    set's positions and their symmetric images.
-
-    Returns:
-        ``(examples, duplicates, test_positions)``: the examples and how many positions were
-        dropped as repeats and as positions of the test set.
-
-    Raises:
-        ValueError: a file that is not a labelled set of ``game``.
-    """
-    test = read_labelled(shipped_set_path(game))
-    test_obs, _ = encode(game, [p.state(game) for p in test.positions])
-    banned = _keys(game, test_obs)
-    seen: set[bytes] = set()
-    duplicates = dropped = 0
-    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
-    for path in paths:
-        labelled = read_labelled(path)
-        if labelled.game.label != game.label:
-            raise ValueError(f"{path} is a set of {labelled.game.label}, not {game.label}")
-        states = [p.state(game) for p in labelled.positions]
-        if not states:
-            continue
-        obs, masks = encode(game, states)
-        for position, o, m in zip(labelled.positions, obs, masks, strict=True):
-            key = o.astype(np.uint8).tobytes()
-            if key in seen:
-                duplicates += 1
-                continue
-            seen.add(key)
-            if key in banned:
-                dropped += 1
-                continue
-            policy, value = solver_targets(position.scores, game.num_actions, best_share)
-            rows.append((o, policy, m, value))
-    if not rows:
-        raise ValueError("the sets hold no position outside the test set")
-    examples = Batch(
-        np.stack([r[0] for r in rows]).astype(np.float32),
-        np.stack([r[1] for r in rows]),
-        np.array([r[3] for r in rows], dtype=np.float32),
-        np.stack([r[2] for r in rows]).astype(bool),
-    )
-    return examples, duplicates, dropped
-
-
-def buffer_openings(path: Path, max_discs: int, game: Game) -> Batch:
-    """The positions of a replay buffer file with at most ``max_discs`` discs, with their
-    search targets.
-
-    Raises:
-        ValueError: a file that is not a replay buffer, or one of another board.
-    """
-    buffer = ReplayBuffer.load(path)
-    if buffer.obs_shape != (2, game.rows, game.cols) or buffer.num_actions != game.num_actions:
-        raise ValueError(f"{path} holds positions of another board than {game.label}'s")
-    batch = buffer.entries()
-    discs = batch.obs.reshape(len(batch), -1).sum(axis=1)
-    keep = np.flatnonzero(discs <= max_discs)
-    return _rows(batch, keep)
-
-
-def deepened(net: AZNet, blocks: int) -> AZNet:
-    """``net`` with residual blocks added up to ``blocks``, each starting as the identity.
-
-    Raises:
-        ValueError: ``blocks`` below the network's own.
-    """
-    if blocks < net.config.blocks:
-        raise ValueError(
-            f"--blocks {blocks}: the model has {net.config.blocks}; give at least that"
-        )
-    deep = AZNet(replace(net.config, blocks=blocks))
-    deep.load_state_dict(net.state_dict(), strict=False)
-    with torch.no_grad():
-        for block in list(deep.tower)[net.config.blocks :]:
-            block.bn2.weight.zero_()  # type: ignore[union-attr]
-            block.bn2.bias.zero_()  # type: ignore[union-attr]
-    return deep
 
 
 @dataclass(frozen=True)
@@ -270,16 +133,20 @@ def _network(args: Args, game: Game) -> AZNet:
         net, _, _ = load_model(init, game=game)
     except ValueError as error:  # ModelFileError too
         raise SystemExit(f"--init-model {args.init_model}: {error}") from None
+    if args.blocks is None:
+        return net
     try:
-        return deepened(net, args.blocks) if args.blocks is not None else net
-    except ValueError as error:
-        raise SystemExit(str(error)) from None
+        return deepened(net, args.blocks)
+    except ValueError:
+        raise SystemExit(
+            f"--blocks {args.blocks}: the model has {net.config.blocks}; give at least that"
+        ) from None
 
 
 def _quick_set(folder: Path, game: Game) -> Path:
     """A small labelled set made in the run folder (``--quick``)."""
     path = folder / "train.jsonl"
-    config = LabelConfig(positions=300, per_game=3, seed=1000)
+    config = LabelledSetSettings(positions=300, per_game=3, seed=1000)
     make_labelled(game, path, config, "experiments/solver_targets.py --quick", log=lambda _: None)
     return path
 
@@ -323,17 +190,14 @@ def main(argv: list[str] | None = None) -> Path:
     if not (folder / "metrics.csv").is_file():
         with (folder / "metrics.csv").open("w", newline="") as handle:
             csv.writer(handle).writerow(FIELDS)
-    from_buffer = round(args.batch_size * args.buffer_share) if openings else 0
     start = time.perf_counter()
     try:
         while learner.steps < args.steps:
             step = learner.steps
             lr = args.lr * (0.05 + 0.475 * (1 + np.cos(np.pi * step / args.steps)))
             learner.set_lr(lr)
-            rng = np.random.default_rng([args.seed, step])
-            batch = _rows(examples, rng.integers(0, len(examples), args.batch_size - from_buffer))
-            if openings is not None and from_buffer:
-                batch = _joined(batch, _rows(openings, rng.integers(0, len(openings), from_buffer)))
+            batch = draw_batch(examples, openings, args.batch_size, args.buffer_share, args.seed,
+                               step)  # fmt: skip
             losses = learner.step(batch)
             if learner.steps % args.eval_every == 0 or learner.steps == args.steps:
                 _evaluate(folder, learner, evaluator, test, len(examples), lr, losses, start)

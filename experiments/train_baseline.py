@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from boardzoo.experiment import (
+from boardzoo.experiment_kit import (
     OPTIONS_HELP,
     arg,
     check_specs,
@@ -133,9 +133,8 @@ def main(argv: list[str] | None = None) -> Path:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
-    from boardzoo.agents.sb3_agent import SB3Agent
     from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
-    from boardzoo.rl import evaluate_policy_vs
+    from boardzoo.rl import SnapshotPool, evaluate_policy_vs
 
     torch.set_num_threads(1)
     folder = run_folder(args.out, "train_baseline", args.game, args.seed, args)
@@ -166,17 +165,11 @@ def main(argv: list[str] | None = None) -> Path:
     evaluating = [0.0]  # seconds of evaluations while learning: not training
 
     class Periodic(BaseCallback):
-        """Evaluations, checkpoints and self-play snapshots every so many steps."""
+        """Evaluations and checkpoints every so many steps."""
 
         def _on_step(self) -> bool:
             step = self.num_timesteps
             before = step - args.num_envs  # this call's steps: (before, step]
-            if args.opponent == "self_play" and step % args.snapshot_every == 0:
-                path = folder / "checkpoints" / f"snapshot_{step}.zip"
-                self.model.save(path)
-                pool = env.opponent_pool
-                pool.append(SB3Agent(str(path), deterministic=False, seed=args.seed + step))
-                del pool[1 : max(1, len(pool) - args.pool_size)]  # keep random + the newest
             if step // args.eval_every > before // args.eval_every:
                 paused = time.perf_counter()
                 evaluate(step)
@@ -197,7 +190,12 @@ def main(argv: list[str] | None = None) -> Path:
 
     evaluate(0)
     learn_start = time.perf_counter()
-    model.learn(args.steps, callback=Periodic())
+    callbacks: list[BaseCallback] = [Periodic()]
+    if args.opponent == "self_play":  # snapshots join the pool (random + the newest), first
+        snapshots = SnapshotPool(env, folder / "checkpoints", args.snapshot_every,
+                                 args.pool_size, args.seed)  # fmt: skip
+        callbacks.insert(0, snapshots)
+    model.learn(args.steps, callback=callbacks)
     training_seconds = time.perf_counter() - learn_start - evaluating[0]
     rate = model.num_timesteps / training_seconds
     print(f"steps_per_second {rate:,.0f} ({model.num_timesteps:,} steps in {training_seconds:.0f} s"

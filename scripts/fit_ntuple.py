@@ -26,8 +26,8 @@ import sys
 import time
 from pathlib import Path
 
-from boardzoo.fit.children import ChildrenConfig, add_children
-from boardzoo.fit.data import GenerateConfig, generate
+from boardzoo.fit.children import ChildrenSettings, add_children
+from boardzoo.fit.data import GenerateSettings, generate
 
 
 def _positive_float(text: str) -> float:
@@ -73,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--minutes", type=_positive_float, help="stop after this long")
     gen.add_argument("--games", type=_positive_int, help="stop at this many games in all")
     gen.add_argument("--resume", action="store_true", help="go on with OUT's own settings")
-    defaults = GenerateConfig()
+    defaults = GenerateSettings()
     gen.add_argument("--seed", type=int, default=defaults.seed)
     gen.add_argument("--openings", default=defaults.openings, help="opening lines file")
     gen.add_argument("--depth", type=_positive_int, default=defaults.depth, help="engine plies")
@@ -91,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     kids = steps.add_parser("children", help="label the children of solved positions")
     kids.add_argument("--data", required=True, nargs="+", help="data directories, in turn")
     kids.add_argument("--minutes", type=_positive_float, help="stop after this long")
-    kids_defaults = ChildrenConfig()
+    kids_defaults = ChildrenSettings()
     kids.add_argument("--min-empties", type=int, default=kids_defaults.min_empties,
                       help="fewest empty squares of a parent")  # fmt: skip
     kids.add_argument("--max-empties", type=int, default=kids_defaults.max_empties,
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("generate: give --minutes, --games or both")
             config = None
             if not args.resume:
-                config = GenerateConfig(
+                config = GenerateSettings(
                     seed=args.seed,
                     openings=args.openings,
                     depth=args.depth,
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             generate(args.out, config, games=args.games, minutes=args.minutes,
                      resume=args.resume, command=command, log=log)  # fmt: skip
         elif args.step == "children":
-            children_config = ChildrenConfig(args.min_empties, args.max_empties)
+            children_config = ChildrenSettings(args.min_empties, args.max_empties)
             deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
             for directory in args.data:
                 left = None if deadline is None else (deadline - time.monotonic()) / 60
@@ -166,9 +166,9 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 add_children(directory, children_config, minutes=left, command=command, log=log)
         elif args.step == "fit":
-            from boardzoo.fit.weights import FitConfig, fit_and_save
+            from boardzoo.fit.weights import FitSettings, fit_and_save
 
-            fit_config = FitConfig.with_defaults(
+            fit_config = FitSettings.with_defaults(
                 stages=args.stages,
                 l2=None if args.l2 is None else tuple(args.l2),
                 prior=args.prior,

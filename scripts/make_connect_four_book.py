@@ -7,7 +7,7 @@
 Every position with exactly ``--depth`` discs (one per mirror pair, none finished) is solved by
 the exact solver (:mod:`boardzoo.games.connect_four_solver`), each as it finishes appended to
 ``WORK/leaves-DEPTH.jsonl`` (its key, score, nodes and seconds): run the command again and it goes
-on where it stopped; ``--minutes`` stops it in time for the session. Once every position is
+on where it stopped; ``--minutes`` stops it cleanly after that many minutes. Once every position is
 solved, the shallower positions follow by negamax (:func:`~boardzoo.games.connect_four_book.
 complete_book`) and the book is written to ``--out`` (the shipped book by default), with the
 command, the depth, the positions and the solver's seconds and nodes in the JSON beside it.

@@ -8,7 +8,8 @@
 Writes the game's shipped set (``boardzoo/games/data/labelled-GAME.jsonl``) unless ``--out``
 names another file; the file's first line records this command and its settings. Each position
 is written as it is scored: the same command run again goes on where it stopped (``--minutes``
-stops it in time for a session). See :mod:`boardzoo.accuracy.making` for how games are played.
+stops it cleanly after that many minutes). See :mod:`boardzoo.accuracy.making` for how games
+are played.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from boardzoo.accuracy import LabelConfig, make_labelled, shipped_set_path
+from boardzoo.accuracy import LabelledSetSettings, make_labelled, shipped_set_path
 from boardzoo.games.catalog import game_names, make_game
 
 
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     options = {"board_size": args.size} if args.size is not None else {}
     try:
         game = make_game(args.game, **options)
-        config = LabelConfig(
+        config = LabelledSetSettings(
             args.positions, args.per_game, args.min_empties, args.max_empties, args.seed
         )
     except ValueError as error:

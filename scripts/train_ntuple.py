@@ -17,7 +17,7 @@ import shlex
 import sys
 
 from boardzoo.games.catalog import game_names, make_game
-from boardzoo.learned.td import TrainConfig, train
+from boardzoo.learned.td import TDTrainSettings, train
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     options = {} if args.board_size is None else {"board_size": args.board_size}
     try:
         game = make_game(args.game, **options)
-        config = TrainConfig(
+        config = TDTrainSettings(
             seed=args.seed,
             lr=args.lr,
             lam=args.lam,

@@ -1,9 +1,12 @@
-"""Test-wide settings: headless pygame, no audio."""
+"""Test-wide settings: headless pygame, no audio; tests marked with an optional dependency
+(``torch``, ``rl``, ``ray``, ``docs``: see ``optional_deps.py``) skipped, with the way to
+install it, when it is missing."""
 
 import os
 import tempfile
 
 import pytest
+from optional_deps import NEEDS, missing
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -14,6 +17,17 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # stable-baselines3 makes an (empty) folder SB3-<date> under /tmp for every learn() without a
 # logger of the caller's; the tests' ones go to one folder instead.
 os.environ.setdefault("SB3_LOGDIR", os.path.join(tempfile.gettempdir(), "boardzoo-tests-sb3"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip each test marked with an optional dependency that is not installed, saying what to
+    install (``pip install -e ".[test]"`` runs the rest)."""
+    for item in items:
+        for marker in NEEDS:
+            reason = missing(marker) if item.get_closest_marker(marker) else None
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 - The shipped sets' scores: TicTacToe's against the exhaustive minimax of
   ``reference_tictactoe``, Reversi 4x4's against the plain negamax over the reference rules of
   ``reference_reversi`` (``test_solve.reference_move_scores``), on samples of each.
-- A set made in two sittings (stopped, then resumed) is line for line the set made in one.
+- A set made in two runs (stopped, then resumed) is line for line the set made in one.
 - The measure: the perfect player keeps every result and plays every best score; a player that
   always plays its worst move keeps the result exactly in the positions where no move changes it
   (counted from the labels by hand here), and never in the others.
@@ -22,7 +22,7 @@ from repo_scripts import load_script
 from test_solve import reference_move_scores
 
 from boardzoo.accuracy import (
-    LabelConfig,
+    LabelledSetSettings,
     make_labelled,
     measure_accuracy,
     measure_policy,
@@ -76,7 +76,7 @@ def test_the_shipped_reversi_8x8_endgames_are_scored_as_a_plain_negamax_scores_t
 
 def test_a_set_made_in_two_sittings_is_the_set_made_in_one(tmp_path):
     whole, halves = tmp_path / "whole.jsonl", tmp_path / "halves.jsonl"
-    config = LabelConfig(positions=40, seed=3)
+    config = LabelledSetSettings(positions=40, seed=3)
     make_labelled(TICTACTOE, whole, config, "test", log=lambda _: None)
     make_labelled(TICTACTOE, halves, config, "test", minutes=1e-9, log=lambda _: None)
     assert len(read_labelled(halves)) < 40  # stopped early
@@ -85,7 +85,7 @@ def test_a_set_made_in_two_sittings_is_the_set_made_in_one(tmp_path):
     make_labelled(TICTACTOE, halves, config, "test", log=lambda _: None)
     assert whole.read_text() == halves.read_text()
     with pytest.raises(ValueError, match="made with"):
-        make_labelled(TICTACTOE, whole, LabelConfig(positions=50), "test")
+        make_labelled(TICTACTOE, whole, LabelledSetSettings(positions=50), "test")
 
 
 class WorstMove(Agent):

@@ -193,7 +193,7 @@ def lines(path: Path) -> list[dict[str, Any]]:
 
 
 def check_complete(record: dict[str, Any]) -> None:
-    """Every record field the issue asks for is there and consistent."""
+    """Every field a record must have is there and consistent."""
     for key in (
         "agents", "agent_configs", "game", "options", "seed", "game_index", "colours",
         "moves", "move_names", "move_times", "illegal_attempts", "scores", "reason", "error",
@@ -221,7 +221,9 @@ def test_a_hanging_agent_loses_on_time_and_the_match_goes_on(tmp_path):
         "tictactoe", ("test_hang:after=1", "random"), games=3, time_limit=0.5, out=out,
         progress=False,
     )  # fmt: skip
-    assert time.perf_counter() - start < 40  # three hangs, each cut at 0.5 s (plus restarts)
+    # Three hangs, each cut at 0.5 s (plus a restart); the bound is generous on purpose: it only
+    # shows that no hang was waited out (the agent sleeps an hour), never a machine's speed.
+    assert time.perf_counter() - start < 600
     assert result.games == 3
     for record in lines(out):
         check_complete(record)
@@ -691,6 +693,7 @@ def test_a_bad_spec_value_stops_a_match_or_tournament_before_anything(
     assert result.records[0]["reason"] == "normal"
 
 
+@pytest.mark.torch  # az's check of its model file imports torch
 def test_an_agent_that_cannot_play_the_game_stops_the_match_before_anything(tmp_path, monkeypatch):
     # value_mix needs the game's learned evaluation, which tictactoe does not have: the match
     # stops at once with the reason, instead of forfeiting every game
@@ -723,9 +726,9 @@ def test_agents_are_prepared_for_the_game_before_their_clock_runs(isolate):
         time_limit=2.0, progress=False, isolate=isolate,
     )  # fmt: skip
     record = result.records[0]
+    # a 3 s set-up counted on the 2 s move clock would have lost the game on time
     assert (record["reason"], record["error"]) == ("normal", None)
-    moves = zip(record["move_times"], record["move_agents"], strict=True)
-    assert max(t for t, a in moves if a == 0) < 2.0
+    assert 0 in record["move_agents"]
 
 
 def test_games_are_handed_out_as_workers_free_up(monkeypatch):

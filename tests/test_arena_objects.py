@@ -1,6 +1,6 @@
 """Agent objects under tournament rules: sent to their own process, like specs.
 
-The user's view (issue 14): ``play_match("reversi", (MyAgent(), "mcts"), ...)`` with an agent
+The user's view: ``play_match("reversi", (MyAgent(), "mcts"), ...)`` with an agent
 that hangs must lose its games on time while the match goes on, instead of holding the match
 forever; an object that cannot be sent is refused before anything starts, with the way out.
 """

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 import raycluster
 
-pytestmark = pytest.mark.slow  # one cluster for the module: about a minute
+pytestmark = [pytest.mark.slow, pytest.mark.ray]  # one cluster for the module: about a minute
 
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_DIR = TESTS_DIR.parent

@@ -10,14 +10,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
+from optional_deps import require
 
-from boardzoo.games import make_game
-from boardzoo.games.spec import Game
-from boardzoo.learned.devices import pick_device
-from boardzoo.learned.model_io import ModelFileError, config_path, load_model, save_model
-from boardzoo.learned.network import AZNet, NetConfig
-from boardzoo.learned.torch_evaluator import TorchEvaluator
+pytestmark = pytest.mark.torch
+require("torch")  # the imports below need it
+
+import torch  # noqa: E402
+
+from boardzoo.games import make_game  # noqa: E402
+from boardzoo.games.spec import Game  # noqa: E402
+from boardzoo.learned.devices import pick_device  # noqa: E402
+from boardzoo.learned.model_io import ModelFileError, config_path, load_model, save_model  # noqa: E402
+from boardzoo.learned.network import AZNet, NetworkSettings  # noqa: E402
+from boardzoo.learned.torch_evaluator import TorchEvaluator  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -31,7 +36,7 @@ GAMES = [
 
 def small_net(game: Game, seed: int = 0) -> AZNet:
     torch.manual_seed(seed)
-    return AZNet(NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
+    return AZNet(NetworkSettings.for_game(game, channels=8, blocks=1, value_hidden=8))
 
 
 def positions(game: Game, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -48,16 +53,16 @@ def positions(game: Game, count: int, seed: int) -> tuple[np.ndarray, np.ndarray
     return np.array(obs, dtype=np.float32), np.array(masks)
 
 
-# --- NetConfig ------------------------------------------------------------------------------
+# --- NetworkSettings ------------------------------------------------------------------------------
 
 
 def test_config_json_round_trip_and_defaults() -> None:
-    config = NetConfig("reversi", {"board_size": 6}, channels=32, blocks=2, value_hidden=16)
-    assert NetConfig.from_json(config.to_json()) == config
+    config = NetworkSettings("reversi", {"board_size": 6}, channels=32, blocks=2, value_hidden=16)
+    assert NetworkSettings.from_json(config.to_json()) == config
     assert config.board_game is make_game("reversi", board_size=6)
-    assert NetConfig("reversi").options == {"board_size": 8}  # defaults filled in
-    assert NetConfig.for_game(make_game("tictactoe")) == NetConfig("tictactoe", {})
-    assert hash(config) == hash(NetConfig.from_json(config.to_json()))
+    assert NetworkSettings("reversi").options == {"board_size": 8}  # defaults filled in
+    assert NetworkSettings.for_game(make_game("tictactoe")) == NetworkSettings("tictactoe", {})
+    assert hash(config) == hash(NetworkSettings.from_json(config.to_json()))
 
 
 @pytest.mark.parametrize(
@@ -80,16 +85,16 @@ def test_config_json_round_trip_and_defaults() -> None:
 )
 def test_config_refuses_bad_values(kwargs: dict[str, object], match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        NetConfig(**kwargs)  # type: ignore[arg-type]
+        NetworkSettings(**kwargs)  # type: ignore[arg-type]
 
 
 def test_config_from_bad_json() -> None:
     with pytest.raises(ValueError, match="not valid JSON"):
-        NetConfig.from_json("{")
+        NetworkSettings.from_json("{")
     with pytest.raises(ValueError, match="unknown network config keys"):
-        NetConfig.from_json('{"game": "tictactoe", "width": 3}')
+        NetworkSettings.from_json('{"game": "tictactoe", "width": 3}')
     with pytest.raises(ValueError, match="needs a 'game'"):
-        NetConfig.from_json('{"channels": 3}')
+        NetworkSettings.from_json('{"channels": 3}')
 
 
 # --- AZNet and TorchEvaluator ---------------------------------------------------------------
@@ -196,7 +201,7 @@ def scramble_batch_norms(net: AZNet, seed: int) -> None:
 @pytest.mark.parametrize("fuse", [True, False])
 def test_evaluator_equals_the_module_in_eval_mode(game: Game, fuse: bool) -> None:
     torch.manual_seed(1)
-    net = AZNet(NetConfig.for_game(game, channels=8, blocks=2, value_hidden=8))
+    net = AZNet(NetworkSettings.for_game(game, channels=8, blocks=2, value_hidden=8))
     scramble_batch_norms(net, seed=2)
     obs, masks = positions(game, 9, seed=4)
     logits, values = TorchEvaluator(net, fuse=fuse)(obs, masks)
@@ -238,7 +243,7 @@ def test_a_subclass_runs_its_own_forward() -> None:
 
     game = make_game("tictactoe")
     torch.manual_seed(0)
-    net = Shifted(NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
+    net = Shifted(NetworkSettings.for_game(game, channels=8, blocks=1, value_hidden=8))
     obs, masks = positions(game, 4, seed=0)
     logits, values = TorchEvaluator(net)(obs, masks)
     expected_logits, expected_values = eval_outputs(net, obs)
@@ -368,7 +373,7 @@ def test_save_is_atomic_and_checks_metadata(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="metadata must hold JSON values"):
         save_model(path, small_net(game, seed=9), metadata={"games": object()})
     with pytest.raises(ValueError, match="not the network's config"):
-        save_model(path, net, config=NetConfig("tictactoe", channels=9))
+        save_model(path, net, config=NetworkSettings("tictactoe", channels=9))
     # Nothing was replaced and no temporary file is left behind.
     assert (path.read_bytes(), config_path(path).read_text()) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "model.pt"]

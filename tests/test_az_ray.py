@@ -7,7 +7,7 @@ import pytest
 import raycluster
 from test_ray_cluster import run_driver
 
-pytest.importorskip("torch")
+pytestmark = [pytest.mark.torch, pytest.mark.ray]
 
 
 @pytest.fixture(scope="module", autouse=True)

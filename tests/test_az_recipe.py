@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import reference_connect_four as ref
 
-from boardzoo.az.selfplay import SelfPlayConfig, play_games
+from boardzoo.az.selfplay import SelfPlaySettings, play_games
 from boardzoo.az.train_settings import QUICK, settings_from
 from boardzoo.games.catalog import make_game
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 from boardzoo.search.evaluators import UniformEvaluator
 
 CONNECT_FOUR = make_game("connect_four")
@@ -23,13 +23,13 @@ CONNECT_FOUR = make_game("connect_four")
 
 def _self_play(config, count=6, solve_empties=0, starts=None, seed=3):
     search = BatchedSearch(
-        CONNECT_FOUR, 4, PUCTConfig(gumbel=True, solve_empties=solve_empties), seed=seed
+        CONNECT_FOUR, 4, BatchedSearchSettings(gumbel=True, solve_empties=solve_empties), seed=seed
     )
     return play_games(CONNECT_FOUR, search, UniformEvaluator(), count, config, seed, starts)
 
 
 def test_playout_cap_randomisation_records_only_the_full_searches():
-    config = SelfPlayConfig(simulations=8, full_search_share=0.25, fast_simulations=2)
+    config = SelfPlaySettings(simulations=8, full_search_share=0.25, fast_simulations=2)
     games = _self_play(config)
     full, fast = games.searches
     decisions = sum(games.lengths) - sum(games.openings)
@@ -40,13 +40,13 @@ def test_playout_cap_randomisation_records_only_the_full_searches():
 
 
 def test_without_playout_cap_randomisation_every_move_is_searched_in_full():
-    games = _self_play(SelfPlayConfig(simulations=8))
+    games = _self_play(SelfPlaySettings(simulations=8))
     assert games.searches == (games.positions, 0)
 
 
 def test_the_value_target_mixes_the_result_with_the_search_value():
-    result_only = _self_play(SelfPlayConfig(simulations=8))
-    mixed = _self_play(SelfPlayConfig(simulations=8, value_mix=0.25))
+    result_only = _self_play(SelfPlaySettings(simulations=8))
+    mixed = _self_play(SelfPlaySettings(simulations=8, value_mix=0.25))
     assert mixed.moves == result_only.moves  # the mix changes the targets, not the games
     assert set(np.unique(result_only.values)) <= {-1.0, 0.0, 1.0}
     np.testing.assert_allclose(
@@ -77,7 +77,7 @@ def _exact(board):
 
 
 def test_with_the_solver_in_the_search_the_value_targets_are_exact():
-    config = SelfPlayConfig(simulations=8, value_mix=1.0)
+    config = SelfPlaySettings(simulations=8, value_mix=1.0)
     checked = 0
     for state, board in _near_the_end(4, seed=11):
         games = _self_play(config, count=1, solve_empties=10, starts=[state])
@@ -97,7 +97,7 @@ def test_a_searched_opening_records_its_positions_with_the_exact_value_of_the_po
     """With the solver in the search, the value target of a position in the random opening is
     the position's exact value (the best move's, not the random move played), whatever the game's
     result; the positions after the opening keep the result (``value_mix`` 0)."""
-    config = SelfPlayConfig(simulations=8, opening_plies=4, search_opening=True)
+    config = SelfPlaySettings(simulations=8, opening_plies=4, search_opening=True)
     checked = 0
     for state, board in _near_the_end(4, seed=5):
         games = _self_play(config, count=2, solve_empties=10, starts=[state])
@@ -120,8 +120,8 @@ def test_a_searched_opening_records_its_positions_with_the_exact_value_of_the_po
 
 
 def test_without_a_searched_opening_its_positions_are_not_recorded():
-    searched = _self_play(SelfPlayConfig(simulations=8, opening_plies=6, search_opening=True))
-    plain = _self_play(SelfPlayConfig(simulations=8, opening_plies=6))
+    searched = _self_play(SelfPlaySettings(simulations=8, opening_plies=6, search_opening=True))
+    plain = _self_play(SelfPlaySettings(simulations=8, opening_plies=6))
     assert sum(searched.openings) > 0 and sum(plain.openings) > 0
     # Connect Four has no forced move before a full board: every ply is a recorded search,
     # the opening's too, or (without) every ply after the opening
@@ -140,7 +140,7 @@ def test_without_a_searched_opening_its_positions_are_not_recorded():
 )
 def test_bad_self_play_settings_are_refused(given, fragment):
     with pytest.raises(ValueError, match=fragment):
-        SelfPlayConfig(**given)
+        SelfPlaySettings(**given)
 
 
 def _settings(tmp_path, **given):
@@ -177,8 +177,10 @@ def test_bad_recipe_settings_are_one_line_errors(tmp_path, given, fragment):
         _settings(tmp_path, **given)
 
 
+@pytest.mark.torch
 def test_a_run_started_from_a_model_begins_with_its_weights(tmp_path, one_torch_thread):
-    torch = pytest.importorskip("torch")
+    import torch
+
     from boardzoo.az.train import train
 
     first = _settings(tmp_path, iterations=1, eval_games=0)

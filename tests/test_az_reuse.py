@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from boardzoo.games import BoardState, Game, make_game
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 from boardzoo.search.tree import NO_NODE, NODE_FIELDS, Tree, nodes_used
 
 GAMES = {
@@ -98,7 +98,9 @@ def count_nodes(tree: tuple[Any, ...]) -> int:
     return 1 + sum(count_nodes(below) for below in tree[-1])
 
 
-def fresh(game: Game, state: BoardState, simulations: int, config: PUCTConfig | None = None):
+def fresh(
+    game: Game, state: BoardState, simulations: int, config: BatchedSearchSettings | None = None
+):
     return BatchedSearch(game, 1, config, seed=0).search(
         [state], LinearEvaluator(game), simulations=simulations
     )
@@ -106,7 +108,7 @@ def fresh(game: Game, state: BoardState, simulations: int, config: PUCTConfig | 
 
 def search_and_pick_grandchild(game: Game, state: BoardState, sims: int):
     """Search ``state``; return the search, the most visited line's two moves and the position."""
-    search = BatchedSearch(game, 1, PUCTConfig(), seed=0)
+    search = BatchedSearch(game, 1, BatchedSearchSettings(), seed=0)
     first = search.search([state], LinearEvaluator(game), simulations=sims)
     a1 = most_visited(first.visits[0])
     forest = search.forest
@@ -149,7 +151,7 @@ def test_reuse_continues_as_a_fresh_search_of_the_subtree(name: str) -> None:
     before = subtree(copy_forest(forest), 0, node, root=True)
     # The subtree the search grew there is a fresh search with kept_visits - 1 simulations.
     assert kept_visits > 2
-    copy = BatchedSearch(game, 1, PUCTConfig(), seed=0)
+    copy = BatchedSearch(game, 1, BatchedSearchSettings(), seed=0)
     copy.search([target], LinearEvaluator(game), simulations=kept_visits - 1)
     assert copy.forest is not None
     assert subtree(copy.forest, 0, 0, root=True) == before
@@ -324,7 +326,7 @@ def test_advance_then_search_equals_finding_the_position() -> None:
 def test_a_full_row_still_works() -> None:
     game = GAMES["connect_four"]
     state = opening(game, 2, seed=10)
-    search = BatchedSearch(game, 1, PUCTConfig(max_nodes=120), seed=0)
+    search = BatchedSearch(game, 1, BatchedSearchSettings(max_nodes=120), seed=0)
     first = search.search([state], LinearEvaluator(game), simulations=200)
     assert first.visits.sum() == 200
     forest = search.forest
@@ -365,7 +367,7 @@ def test_noise_is_mixed_into_the_new_roots_priors_and_not_kept() -> None:
     game = GAMES["connect_four"]
     state = opening(game, 2, seed=11)
     alpha, epsilon, seed = 0.3, 0.25, 17
-    config = PUCTConfig(dirichlet_alpha=alpha, dirichlet_epsilon=epsilon)
+    config = BatchedSearchSettings(dirichlet_alpha=alpha, dirichlet_epsilon=epsilon)
     clean = fresh(game, state, 1).prior[0]
     legal = np.flatnonzero(clean > 0)
     search = BatchedSearch(game, 1, config, seed=0)
@@ -394,7 +396,7 @@ def test_noise_is_mixed_into_the_new_roots_priors_and_not_kept() -> None:
 def test_gumbel_never_reuses() -> None:
     game = GAMES["connect_four"]
     state = opening(game, 2, seed=12)
-    config = PUCTConfig(gumbel=True, gumbel_k=4)
+    config = BatchedSearchSettings(gumbel=True, gumbel_k=4)
     search = BatchedSearch(game, 1, config, seed=0)
     first = search.search([state], LinearEvaluator(game), simulations=40)
     moved = state.apply(int(first.action[0]))
@@ -408,7 +410,7 @@ def test_gumbel_never_reuses() -> None:
 
 def test_reuse_with_several_leaves_a_step_keeps_the_budget() -> None:
     game = GAMES["reversi8"]
-    config = PUCTConfig(leaves_per_tree=8)
+    config = BatchedSearchSettings(leaves_per_tree=8)
     search = BatchedSearch(game, 2, config, seed=0)
     states = [game.initial_state(), opening(game, 2, seed=13)]
     first = search.search(states, LinearEvaluator(game), simulations=64)

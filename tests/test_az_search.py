@@ -7,15 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-import torch
 from oracle_evaluator import OracleEvaluator
 from reference_puct import puct_search
 
 from boardzoo.games import BoardState, Game, make_game
-from boardzoo.search.batched import BatchedSearch, PUCTConfig, considered_visits
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings, considered_visits
 from boardzoo.search.evaluators import UniformEvaluator, cell_squares, encode
-
-torch.set_num_threads(1)
 
 GAMES = {
     "tictactoe": make_game("tictactoe"),
@@ -103,7 +100,7 @@ def test_same_visits_as_the_python_puct_reference(name: str, c_base: float) -> N
     if name.startswith("reversi"):
         assert any(p.must_pass() for p in positions)  # a pass position is among them
     sims = 60
-    search = BatchedSearch(game, len(positions), PUCTConfig(c_base=c_base), seed=0)
+    search = BatchedSearch(game, len(positions), BatchedSearchSettings(c_base=c_base), seed=0)
     result = search.search(positions, evaluator, simulations=sims)
     for i, state in enumerate(positions):
         expected = reference_puct_visits(game, evaluator, state, sims, c_base)
@@ -169,7 +166,7 @@ def test_oracle_search_plays_a_minimax_move(name: str, weight: float, gumbel: bo
     cases = optimal_positions(game, oracle, 12, seed=5)
     # Only one move keeps the result in some of them.
     assert any(len(optimal) == 1 for _, optimal in cases)
-    config = PUCTConfig(gumbel=gumbel, gumbel_k=16)
+    config = BatchedSearchSettings(gumbel=gumbel, gumbel_k=16)
     search = BatchedSearch(game, len(cases), config)
     result = search.search([s for s, _ in cases], oracle, simulations=64)
     for i, (state, optimal) in enumerate(cases):
@@ -195,7 +192,7 @@ def test_a_batch_equals_separate_searches(gumbel: bool) -> None:
     evaluator = HashEvaluator(game, seed=1)
     positions = random_positions(game, 5, seed=4)
     seeds = [10, 11, 12, 13, 14]
-    config = PUCTConfig(gumbel=gumbel, dirichlet_alpha=0.3, gumbel_k=4)
+    config = BatchedSearchSettings(gumbel=gumbel, dirichlet_alpha=0.3, gumbel_k=4)
     batch = BatchedSearch(game, 5, config, seed=99).search(
         positions, evaluator, simulations=32, add_noise=True, temperature=1.0, seeds=seeds
     )
@@ -213,7 +210,7 @@ def test_noise_is_seeded_and_changes_the_priors() -> None:
     game = GAMES["reversi6"]
     evaluator = HashEvaluator(game)
     roots = [game.initial_state()] * 3
-    config = PUCTConfig(dirichlet_alpha=0.3)
+    config = BatchedSearchSettings(dirichlet_alpha=0.3)
     runs = [
         BatchedSearch(game, 3, config, seed=5).search(roots, evaluator, 20, add_noise=True)
         for _ in range(2)
@@ -232,7 +229,9 @@ def test_noise_is_seeded_and_changes_the_priors() -> None:
 def test_gumbel_policies_are_valid_and_keep_the_budget(k: int, budget: int) -> None:
     game = GAMES["reversi6"]
     positions = random_positions(game, 6, seed=k + budget, want_pass=True)
-    search = BatchedSearch(game, len(positions), PUCTConfig(gumbel=True, gumbel_k=k), seed=1)
+    search = BatchedSearch(
+        game, len(positions), BatchedSearchSettings(gumbel=True, gumbel_k=k), seed=1
+    )
     result = search.search(positions, HashEvaluator(game), simulations=budget, add_noise=True)
     _, masks = encode(game, positions)
     assert result.simulations == budget
@@ -259,7 +258,7 @@ def test_virtual_loss_spreads_the_leaves_and_keeps_the_budget() -> None:
     game = GAMES["tictactoe"]
     oracle = OracleEvaluator(game)
     cases = optimal_positions(game, oracle, 6, seed=8)
-    config = PUCTConfig(leaves_per_tree=8)
+    config = BatchedSearchSettings(leaves_per_tree=8)
     evaluator = HashEvaluator(game)
     search = BatchedSearch(game, len(cases), config)
     result = search.search([s for s, _ in cases], evaluator, simulations=64)
@@ -308,7 +307,7 @@ def test_temperature_samples_visited_actions_reproducibly() -> None:
 )
 def test_bad_config_values_are_refused(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field) as error:
-        PUCTConfig(**{field: value})  # type: ignore[arg-type]
+        BatchedSearchSettings(**{field: value})  # type: ignore[arg-type]
     assert "\n" not in str(error.value)
 
 
@@ -333,14 +332,16 @@ def test_bad_search_arguments_are_refused() -> None:
         with pytest.raises(ValueError, match=words):
             search.search(roots, evaluator, **kwargs)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="budget"):
-        BatchedSearch(game, 1, PUCTConfig(gumbel=True)).search([state], evaluator, deadline=1.0)
+        BatchedSearch(game, 1, BatchedSearchSettings(gumbel=True)).search(
+            [state], evaluator, deadline=1.0
+        )
     with pytest.raises(ValueError, match="batch_size"):
         BatchedSearch(game, 0)
 
 
 def test_small_trees_stop_growing_but_keep_searching() -> None:
     game = GAMES["reversi6"]
-    search = BatchedSearch(game, 2, PUCTConfig(max_nodes=65))
+    search = BatchedSearch(game, 2, BatchedSearchSettings(max_nodes=65))
     result = search.search([game.initial_state()] * 2, HashEvaluator(game), simulations=40)
     np.testing.assert_array_equal(result.visits.sum(axis=1), 40)
 
@@ -414,7 +415,7 @@ def test_virtual_loss_sends_the_leaves_of_a_step_apart(virtual_loss: float) -> N
     game = GAMES["tictactoe"]
     roots = [game.initial_state(), game.initial_state().apply(4)]
     evaluator = HashEvaluator(game)
-    config = PUCTConfig(leaves_per_tree=8, virtual_loss=virtual_loss)
+    config = BatchedSearchSettings(leaves_per_tree=8, virtual_loss=virtual_loss)
     BatchedSearch(game, 2, config).search(roots, evaluator, simulations=8)
     assert len(evaluator.calls) == 2  # the roots, then 8 leaves of each tree in one call
     observations, _ = evaluator.calls[1]
@@ -428,7 +429,7 @@ def test_virtual_loss_sends_the_leaves_of_a_step_apart(virtual_loss: float) -> N
 def test_gumbel_with_several_leaves_a_step_keeps_the_budget() -> None:
     game = GAMES["connect_four"]
     roots = random_positions(game, 4, seed=6)
-    config = PUCTConfig(gumbel=True, gumbel_k=4, leaves_per_tree=4)
+    config = BatchedSearchSettings(gumbel=True, gumbel_k=4, leaves_per_tree=4)
     result = BatchedSearch(game, 4, config, seed=2).search(
         roots, HashEvaluator(game), simulations=32, add_noise=True
     )
@@ -437,15 +438,20 @@ def test_gumbel_with_several_leaves_a_step_keeps_the_budget() -> None:
     assert all(np.count_nonzero(row) <= 4 for row in result.visits)
 
 
-def test_searches_with_the_torch_network() -> None:
-    network = pytest.importorskip("boardzoo.learned.network")
-    torch_evaluator = pytest.importorskip("boardzoo.learned.torch_evaluator")
+@pytest.mark.torch
+def test_searches_with_the_torch_network(one_torch_thread: None) -> None:
+    import torch
+
+    from boardzoo.learned import network, torch_evaluator
+
     game = GAMES["reversi6"]
     torch.manual_seed(0)
-    net = network.AZNet(network.NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
+    net = network.AZNet(
+        network.NetworkSettings.for_game(game, channels=8, blocks=1, value_hidden=8)
+    )
     evaluator = torch_evaluator.TorchEvaluator(net)
     roots = random_positions(game, 3, seed=9, want_pass=True)
-    for config in (PUCTConfig(), PUCTConfig(gumbel=True, gumbel_k=4)):
+    for config in (BatchedSearchSettings(), BatchedSearchSettings(gumbel=True, gumbel_k=4)):
         result = BatchedSearch(game, 4, config).search(roots, evaluator, simulations=16)
         np.testing.assert_array_equal(result.visits.sum(axis=1), 16)
         assert np.all(np.abs(result.root_value) <= 1.0)

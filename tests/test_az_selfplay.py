@@ -5,16 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardzoo.az.selfplay import SelfPlayConfig, play_games
+from boardzoo.az.selfplay import SelfPlaySettings, play_games
 from boardzoo.games.catalog import make_game
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 from boardzoo.search.evaluators import UniformEvaluator, encode
 
 
 def _play(name, options, gumbel, seed=0, opening=0, count=6, record_forced=False):
     game = make_game(name, **options)
-    search = BatchedSearch(game, 4, PUCTConfig(gumbel=gumbel, dirichlet_alpha=0.3), seed=seed)
-    config = SelfPlayConfig(
+    search = BatchedSearch(
+        game, 4, BatchedSearchSettings(gumbel=gumbel, dirichlet_alpha=0.3), seed=seed
+    )
+    config = SelfPlaySettings(
         simulations=8, temperature_plies=4, opening_plies=opening, record_forced=record_forced
     )
     return game, play_games(game, search, UniformEvaluator(), count, config, seed=seed)
@@ -72,6 +74,6 @@ def test_same_seed_same_games_and_the_seed_matters():
 
 def test_bad_config_is_refused():
     with pytest.raises(ValueError, match="opening_plies must be an int >= 0"):
-        SelfPlayConfig(opening_plies=-1)
+        SelfPlaySettings(opening_plies=-1)
     with pytest.raises(ValueError, match="simulations must be an int >= 1"):
-        SelfPlayConfig(simulations=0)
+        SelfPlaySettings(simulations=0)

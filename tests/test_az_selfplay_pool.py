@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from optional_deps import require
 
-torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+require("torch")  # the imports below need it
 
-from boardzoo.az.selfplay import SelfPlayConfig, play_games  # noqa: E402
+import torch  # noqa: E402
+
+from boardzoo.az.selfplay import SelfPlaySettings, play_games  # noqa: E402
 from boardzoo.az.selfplay_pool import (  # noqa: E402
     ProcessSelfPlayPool,
     SelfPlayJob,
@@ -19,9 +23,9 @@ from boardzoo.az.selfplay_pool import (  # noqa: E402
 )
 from boardzoo.az.train import QUICK, settings_from, train  # noqa: E402
 from boardzoo.games.catalog import make_game  # noqa: E402
-from boardzoo.learned.network import AZNet, NetConfig  # noqa: E402
+from boardzoo.learned.network import AZNet, NetworkSettings  # noqa: E402
 from boardzoo.learned.torch_evaluator import TorchEvaluator  # noqa: E402
-from boardzoo.search.batched import BatchedSearch, PUCTConfig  # noqa: E402
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -31,11 +35,11 @@ def _one_thread(one_torch_thread):
 
 def _job(games: int = 3, seed: int = 5) -> tuple[SelfPlayJob, AZNet]:
     torch.manual_seed(seed)
-    config = NetConfig.for_game(make_game("tictactoe"), channels=8, blocks=1, value_hidden=8)
+    config = NetworkSettings.for_game(make_game("tictactoe"), channels=8, blocks=1, value_hidden=8)
     net = AZNet(config).eval()
     job = SelfPlayJob(
-        net=config, search=PUCTConfig(gumbel=True, gumbel_k=4),
-        selfplay=SelfPlayConfig(simulations=8), parallel_games=2, games=games,
+        net=config, search=BatchedSearchSettings(gumbel=True, gumbel_k=4),
+        selfplay=SelfPlaySettings(simulations=8), parallel_games=2, games=games,
         search_seed=11, move_seed=12,
     )  # fmt: skip
     return job, net

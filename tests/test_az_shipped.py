@@ -7,14 +7,13 @@ import functools
 import numpy as np
 import pytest
 
-from boardzoo.agents.settings import Budget
-
-pytest.importorskip("torch")
-
 from boardzoo.agents import AlphaZeroAgent, make_agent
 from boardzoo.agents.alphazero import shipped_model, shipped_name
+from boardzoo.agents.settings import Budget
 from boardzoo.games.catalog import make_game
 from boardzoo.games.tictactoe import TicTacToeState
+
+pytestmark = pytest.mark.torch
 
 
 def move_value(state: TicTacToeState, action: int) -> int:
@@ -54,7 +53,7 @@ def test_tictactoe_is_shipped_and_az_without_a_model_picks_it(tmp_path, monkeypa
 
 def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():
     """From every drawn opening of up to 2 plies, both sides, the perfect player choosing at
-    random among its optimal moves: 100 simulations lose no game (the issue's target)."""
+    random among its optimal moves: 100 simulations lose no game."""
     game = make_game("tictactoe")
     agent = make_agent("az:simulations=100", seed=0)
     agent.prepare(game)
@@ -85,9 +84,8 @@ def test_the_shipped_tictactoe_model_never_loses_to_a_perfect_player():
                           ("reversi", {"board_size": 6}), ("reversi", {"board_size": 8})],
 )  # fmt: skip
 def test_shipped_models_beat_a_random_player(name, options):
-    """Each shipped model of the larger games (a work in progress, see the README), picked by
-    ``az`` with no model: at 16 simulations it wins every game against uniformly random moves,
-    either side."""
+    """Each shipped model of the larger games, picked by ``az`` with no model: at 16
+    simulations it wins every game against uniformly random moves, either side."""
     game = make_game(name, **options)
     assert shipped_model(shipped_name(game)) is not None
     agent = make_agent("az:simulations=16", seed=0)

@@ -11,8 +11,12 @@ import time
 
 import numpy as np
 import pytest
+from optional_deps import require
 
-torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+require("torch")  # the imports below need it
+
+import torch  # noqa: E402
 
 from boardzoo.agents import make_agent  # noqa: E402
 from boardzoo.agents.registry import AgentSpecError  # noqa: E402
@@ -166,14 +170,14 @@ def test_the_command_rejects_bad_input_in_one_line(tmp_path):
 def tiny_models(tmp_path_factory):
     """An untrained tiny network per game (legal play does not need a trained one)."""
     from boardzoo.learned.model_io import save_model
-    from boardzoo.learned.network import AZNet, NetConfig
+    from boardzoo.learned.network import AZNet, NetworkSettings
 
     folder = tmp_path_factory.mktemp("models")
     torch.manual_seed(0)
     paths = {}
     for name, options in (("tictactoe", {}), ("connect_four", {}), ("reversi", {"board_size": 6})):
         game = make_game(name, **options)
-        net = AZNet(NetConfig.for_game(game, channels=8, blocks=1, value_hidden=8))
+        net = AZNet(NetworkSettings.for_game(game, channels=8, blocks=1, value_hidden=8))
         paths[name] = save_model(folder / f"{name}.pt", net, metadata={"test": True})
     return paths
 
@@ -203,15 +207,26 @@ def test_az_plays_legal_moves_to_the_end(tiny_models, name, search):
         state = state.apply(action)
 
 
-def test_az_keeps_its_time_limit(tiny_models):
+def test_az_keeps_its_time_limit(tiny_models, monkeypatch):
+    from fake_clock import FakeTime
+
+    import boardzoo.agents.puct as puct_module
+    import boardzoo.search.leaf_batch as leaf_batch
+    from boardzoo.agents.settings import TIMED_LEAVES
+
     game = make_game("connect_four")
     # exact_empties=0: no handover, so the opening book does not answer the empty board
     agent = make_agent(f"az:model={tiny_models['connect_four']},time_limit=0.3,exact_empties=0")
     agent.prepare(game)
-    agent.act(game.initial_state())  # first search after prepare: nothing left to compile
+    # The search's clock (``time`` of the agent and of the leaf evaluation) is one moved by hand,
+    # 1/1024 s at each reading, so nothing depends on the machine's speed (how many simulations
+    # a second it runs: benchmarks/bench_az_search.py).
+    FakeTime(tick=1 / 1024).install(monkeypatch, puct_module, leaf_batch)
+    agent.act(game.initial_state())
     info = agent.last_search
-    assert info is not None and info.simulations > 1
-    assert info.seconds < 0.3 * 1.5
+    assert info is not None and info.simulations > TIMED_LEAVES  # more than its first step
+    # It searched until the deadline (a share of the limit) and started no step after it.
+    assert 0.3 * puct_module._DEADLINE_SHARE <= info.seconds <= 0.3
 
 
 def test_az_is_the_same_with_the_same_seed(tiny_models):

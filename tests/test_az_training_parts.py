@@ -14,12 +14,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
+from optional_deps import require
 
-from boardzoo.az.learner import Learner, load_learner, save_learner
-from boardzoo.az.replay import Batch, ReplayBuffer
-from boardzoo.games import TicTacToeState, make_game
-from boardzoo.learned.network import AZNet, NetConfig
+pytestmark = pytest.mark.torch
+require("torch")  # the imports below need it
+
+import torch  # noqa: E402
+
+from boardzoo.az.learner import Learner, load_learner, save_learner  # noqa: E402
+from boardzoo.az.replay import Batch, ReplayBuffer  # noqa: E402
+from boardzoo.games import TicTacToeState, make_game  # noqa: E402
+from boardzoo.learned.network import AZNet, NetworkSettings  # noqa: E402
 
 torch.set_num_threads(1)
 TTT = make_game("tictactoe")
@@ -106,7 +111,7 @@ def test_solver_facts() -> None:
 
 def make_learner(seed: int, augment: bool = True) -> Learner:
     torch.manual_seed(seed)
-    net = AZNet(NetConfig.for_game(TTT, channels=32, blocks=2, value_hidden=32))
+    net = AZNet(NetworkSettings.for_game(TTT, channels=32, blocks=2, value_hidden=32))
     return Learner(net, lr=5e-3, weight_decay=1e-4, optimizer="adam", augment=augment, seed=seed)
 
 
@@ -215,7 +220,7 @@ def test_augmentation_keeps_samples_consistent() -> None:
 
 
 def test_learner_refuses_bad_arguments(tmp_path: Path) -> None:
-    net = AZNet(NetConfig.for_game(TTT, channels=4, blocks=0, value_hidden=4))
+    net = AZNet(NetworkSettings.for_game(TTT, channels=4, blocks=0, value_hidden=4))
     for kwargs, match in [
         ({"lr": 0}, "lr must be > 0"),
         ({"lr": -1.0}, "lr=-1.0 is not allowed: it must be a number >= 0"),

@@ -12,6 +12,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from fake_clock import HOUR, shifted_ns
 
 from boardzoo.agents.alphabeta import WIN, AlphaBetaAgent
 from boardzoo.agents.greedy import GreedyAgent
@@ -427,43 +428,82 @@ def test_alphabeta_reports_its_search():
     assert info.nodes_per_second > 0
 
 
-# Behaviour under a time limit, not speed: how far the compiled search gets and how much it overruns
-# its limit depend on the machine, and are measured in benchmarks/bench_alphabeta_time_limit.py.
+# Behaviour under a time limit, not speed: the clock the agent reads from Python to set its
+# deadline and to decide on a next iteration (boardzoo.agents.alphabeta.monotonic_ns) is moved by
+# hand here, an hour behind the real one that the compiled search compares the deadline with (the
+# deadline long past) or ahead of it (the deadline never comes). How far the search gets in a time
+# and how much it overruns its limit depend on the machine, and are measured in
+# benchmarks/bench_alphabeta_time_limit.py.
 
 
-def test_alphabeta_time_limit_stops_a_search_without_a_depth():
+def _alphabeta_clock(patch: pytest.MonkeyPatch, shift: float, then: float | None = None) -> None:
+    """The agent's clock: the real one moved by ``shift`` seconds at its first reading (the
+    deadline's); ``then`` seconds after that at every later one (``None``: no time passes)."""
+    import boardzoo.agents.alphabeta as alphabeta
+
+    base = shifted_ns(shift)()
+    readings = iter([base])
+    later = base if then is None else base + int(then * 1e9)
+    patch.setattr(alphabeta, "monotonic_ns", lambda: next(readings, later))
+
+
+def test_alphabeta_time_limit_stops_a_search_without_a_depth(monkeypatch):
+    from boardzoo.agents import alphabeta_kernels as k
+
     state = random_position(8, plies=20, seed=3)
+    # The position (44 empties) is far from solved: depth=None alone would search for minutes, so
+    # the clock is what ends each search here.
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
     agent.prepare(state.game)  # loading the search and measuring its speed: before the clock
-    for _ in range(3):
+    # The deadline long past, and no time passing between iterations: the compiled search stops
+    # at its first look at the clock (every CLOCK_MASK + 1 nodes), in the first iteration that
+    # lasts that long (the first one, one ply, has no deadline: there is always a searched move).
+    with monkeypatch.context() as patch:
+        _alphabeta_clock(patch, -HOUR)
         action = agent.act(state)
-        info = agent.last_search
-        assert state.is_legal(action) and info.action == action
-        # The first iteration always completes, so there is always a searched move; the position
-        # (44 empties) is far from solved.
-        assert info.depth >= 1 and not info.exact
-        # depth=None alone would search for minutes: the limit is what ends it. The bound is ten
-        # times the limit, so only a search that ignores it fails, never a slow machine.
-        assert info.seconds < 10 * agent.time_limit, info.seconds
+    info = agent.last_search
+    assert state.is_legal(action) and info.action == action
+    assert info.depth >= 1 and not info.exact
+    # The same iterations when the deadline never comes: all the nodes but the cut iteration's.
+    whole = AlphaBetaAgent(depth=info.depth, time_limit=0.2, seed=0)
+    with monkeypatch.context() as patch:
+        _alphabeta_clock(patch, HOUR)
+        assert whole.search(state).depth == info.depth
+    assert info.nodes - whole.last_search.nodes == k.CLOCK_MASK + 1
+    # Past the deadline at the look between iterations: none starts after the first.
+    late = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
+    with monkeypatch.context() as patch:
+        _alphabeta_clock(patch, HOUR, then=0.2)
+        action = late.act(state)
+    assert late.last_search.depth == 1 and state.is_legal(action) and not late.last_search.exact
 
 
-def test_alphabeta_depth_and_time_limit_whichever_comes_first():
+def test_alphabeta_depth_and_time_limit_whichever_comes_first(monkeypatch):
     state = random_position(8, plies=20, seed=3)
+    # Here the depth: the deadline never comes, and the iterations stop at 3 plies.
     agent = AlphaBetaAgent(depth=3, time_limit=30.0, seed=0)
-    agent.act(state)
-    # Here the depth: iterations stop at 3 plies, long before the 30 s would run out.
+    with monkeypatch.context() as patch:
+        _alphabeta_clock(patch, HOUR, then=29.0)
+        agent.act(state)
     assert agent.last_search.depth == 3 and not agent.last_search.exact
-    assert agent.last_search.seconds < agent.time_limit
+    # Here the time: past the limit after the first iteration, it stops there.
+    with monkeypatch.context() as patch:
+        _alphabeta_clock(patch, HOUR, then=30.0)
+        agent.act(state)
+    assert agent.last_search.depth == 1 and not agent.last_search.exact
 
 
-def test_alphabeta_time_limit_in_the_endgame_still_solves_exactly():
+def test_alphabeta_time_limit_in_the_endgame_still_solves_exactly(monkeypatch):
     """With 12 empties and exact_empties=12, a timed search runs shallow iterations and then the
-    exact solve; given the time, it ends with the same exact score as the untimed solve."""
+    exact solve; given the time (a deadline that never comes), it ends with the same exact score
+    as the untimed solve."""
     state = random_position(8, plies=48, seed=4)
     assert 64 - sum(state.disc_counts()) == 12
     timed = AlphaBetaAgent(depth=None, time_limit=30.0, exact_empties=12, seed=0)
     untimed = AlphaBetaAgent(depth=1, exact_empties=12, seed=0)
-    action = timed.act(state)
+    with monkeypatch.context() as patch:
+        _alphabeta_clock(patch, HOUR)
+        action = timed.act(state)
     assert timed.last_search.exact and untimed.search(state).exact
     assert timed.last_search.score == untimed.last_search.score
     assert state.is_legal(action)

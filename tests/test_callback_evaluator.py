@@ -11,17 +11,17 @@ import math
 
 import numpy as np
 import pytest
+from fake_clock import FakeTime
 from reference_puct import puct_search
 from reference_tictactoe import ttt_best_actions, ttt_value
 
 from boardzoo.agents import AECGameState
 from boardzoo.agents.puct import PUCTAgent
-from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
+from boardzoo.agents.settings import TIMED_LEAVES, Budget, PUCTSettings, TreeSettings
 from boardzoo.envs import tictactoe_v0
 from boardzoo.games import BoardState, TicTacToeState, make_game
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
-from boardzoo.search.evaluators import encode
-from boardzoo.search.function_evaluators import CallbackEvaluator, Playouts, SB3Evaluator
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
+from boardzoo.search.evaluators import CallbackEvaluator, Playouts, SB3Evaluator, encode
 
 TTT = make_game("tictactoe")
 C4 = make_game("connect_four")
@@ -257,15 +257,37 @@ def test_prepare_does_not_change_the_moves() -> None:
     assert moves(True) == moves(False)
 
 
-def test_time_limit_workers_and_final_rule() -> None:
+def test_time_limit_workers_and_final_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    import boardzoo.agents.puct as puct_module
+    import boardzoo.search.leaf_batch as leaf_batch
+
     state = REVERSI6.initial_state()
-    timed = PUCTAgent(
+    # The search's clock (``time`` of the agent and of the leaf evaluation) is one moved by hand:
+    # each call of the prior costs 1/1024 s of it, so nothing depends on the machine's speed.
+    clock = FakeTime()
+    calls = []
+
+    def costly_prior(position: BoardState) -> np.ndarray:
+        calls.append(position)
+        clock.advance(1 / 1024)
+        return np.ones(37)
+
+    agent = PUCTAgent(
         budget=Budget(time_limit=0.05),
         puct=PUCTSettings(c_base=0.0, leaves=8),
-        prior_fn=lambda s: np.ones(37),
+        prior_fn=costly_prior,
         seed=0,
-    ).search(state)
-    assert timed.simulations >= 8 and timed.seconds < 1.0
+    )
+    agent.prepare(REVERSI6)  # before the clock: its search is loaded and run once
+    calls.clear()
+    with monkeypatch.context() as patch:
+        clock.install(patch, puct_module, leaf_batch)
+        timed = agent.search(state)
+    deadline = 0.05 * puct_module._DEADLINE_SHARE
+    assert timed.seconds == len(calls) / 1024  # the prior's calls are all the time that passed
+    # The first steps of 8 leaves run, and no new one once the deadline has passed.
+    assert timed.simulations > 8
+    assert deadline <= timed.seconds < deadline + 8 / 1024
     assert sum(m.visits for m in timed.moves) == timed.simulations
     two = PUCTAgent(
         budget=Budget(simulations=64),
@@ -343,7 +365,7 @@ def test_the_sb3_evaluator_calls_the_policy_once_per_batch(value_head: bool) -> 
     policy = CountingPolicy(REVERSI6.num_actions)
     evaluator = SB3Evaluator(policy, value_head=value_head, seed=0)
     assert evaluator.needs_states is not value_head  # positions only for the playouts
-    search = BatchedSearch(REVERSI6, 1, PUCTConfig(leaves_per_tree=4), seed=0)
+    search = BatchedSearch(REVERSI6, 1, BatchedSearchSettings(leaves_per_tree=4), seed=0)
     result = search.search([REVERSI6.initial_state()], evaluator, simulations=16)
     assert policy.batches[0] == 1 and len(policy.batches) <= 1 + 16 // 4
     assert max(policy.batches) > 1  # several leaves in one call
@@ -357,3 +379,25 @@ def test_the_sb3_evaluator_calls_the_policy_once_per_batch(value_head: bool) -> 
         np.testing.assert_array_equal(values, 0.25)
     else:  # one playout each: a whole game's result
         assert set(values.tolist()) <= {-1.0, 0.0, 1.0}
+
+
+def test_the_agents_options_become_the_batched_searchs_settings_in_one_place() -> None:
+    """``PUCTSettings.batched_settings``: the mapping the PUCT agents and the training share."""
+    puct = PUCTSettings(c_init=2.0, c_base=0.0, dirichlet_alpha=0.3, dirichlet_epsilon=0.5)
+    settings = puct.batched_settings(Budget(simulations=50), max_nodes=1000, solve_empties=4)
+    assert settings == BatchedSearchSettings(
+        c_init=2.0, c_base=0.0, dirichlet_alpha=0.3, dirichlet_epsilon=0.5, max_nodes=1000,
+        solve_empties=4,
+    )  # fmt: skip
+    assert puct.batched_settings(Budget(time_limit=1.0)).leaves_per_tree == TIMED_LEAVES
+    assert PUCTSettings(leaves=8).batched_settings(Budget(simulations=50)).leaves_per_tree == 8
+    gumbel = PUCTSettings("gumbel", gumbel_k=4, dirichlet_alpha=0.3, leaves=8)
+    # Gumbel's root noise is its own, and it gathers one leaf per call.
+    assert gumbel.batched_settings(Budget(simulations=8)) == BatchedSearchSettings(
+        gumbel=True, gumbel_k=4
+    )
+    game = make_game("tictactoe")
+    agent = PUCTAgent(budget=Budget(simulations=50), puct=puct, tree=TreeSettings(max_nodes=1000))
+    agent.prepare(game)
+    search, _ = agent._games[game]
+    assert search.config == puct.batched_settings(Budget(simulations=50), max_nodes=1000)

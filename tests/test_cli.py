@@ -422,7 +422,11 @@ def test_without_a_display_play_falls_back_to_text_and_replay_says_how(tmp_path)
         ("mcts:c=-1", ["c=-1"]),
         ("alphabeta:depth=0", ["depth", "0"]),
         ("sb3:path=/nope.zip", ["/nope.zip"]),
-        ("az:model=reversi-4x4", ["cannot play reversi 8x8", "plays reversi 4x4"]),
+        pytest.param(
+            "az:model=reversi-4x4",
+            ["cannot play reversi 8x8", "plays reversi 4x4"],
+            marks=pytest.mark.torch,  # reading the model file's game imports torch
+        ),
     ],
 )
 def test_bad_agent_values_fail_before_any_game(spec, fragments, tmp_path):

@@ -27,7 +27,6 @@ from pettingzoo.classic import connect_four_v3
 from pettingzoo.test import api_test, render_test, seed_test
 
 import boardzoo  # noqa: F401 (registers the ids)
-from boardzoo.bench import perft
 from boardzoo.envs import connect_four_v0
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
 from boardzoo.games import IllegalMoveError
@@ -35,6 +34,7 @@ from boardzoo.games import connect_four_kernels as kernels
 from boardzoo.games.catalog import get_game, initial_state, make_game
 from boardzoo.games.connect_four import SPEC, ConnectFourState
 from boardzoo.games.spec import WIN_SCORE
+from boardzoo.speed import perft
 
 GAME = make_game("connect_four")
 PARAMS = GAME.params
@@ -649,6 +649,7 @@ def test_raw_env_raises_and_wrapped_env_ends_on_illegal_moves():
     assert env.rewards == {"player_0": -1, "player_1": 0}
 
 
+@pytest.mark.rl
 def test_single_agent_env_checkers():
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 

@@ -223,21 +223,21 @@ def test_the_shipped_books_stored_moves_keep_the_score():
     """A few of the shipped book's leaves with a stored move (the quickest to check: the
     largest scores first): the searched score after the move is the book's."""
     book = shipped_book()
-    if book is None or not (book.moves >= 0).any():
-        pytest.skip("no stored moves in the shipped book (make_connect_four_book.py --moves)")
+    assert book is not None, "boardzoo/games/data/connect_four_book.npz is not shipped"
+    assert (book.moves >= 0).any(), "the shipped book stores no moves (made without --moves)"
     leaves = [s for s in positions_at(book.depth) if book.best_move(s) is not None]
     leaves.sort(key=lambda s: -abs(book.score(s)))
     for leaf in [*leaves[:2], *leaves[len(leaves) // 2 :][:1]]:
         move = book.best_move(leaf)
         assert leaf.is_legal(move)
-        after = solve(leaf.apply(move), time_limit=60)
+        # A node budget, not a clock, keeps a broken solve from running for ever: these take
+        # a few million nodes at most.
+        after = solve(leaf.apply(move), max_nodes=200_000_000)
         assert after.complete and -after.score == book.score(leaf)
 
 
 def test_the_empty_board_is_a_first_player_win_with_the_centre_column_only():
-    book = shipped_book()
-    if book is None:
-        pytest.skip("no opening book shipped (scripts/make_connect_four_book.py makes it)")
+    assert shipped_book() is not None, "boardzoo/games/data/connect_four_book.npz is not shipped"
     result = solve(GAME.initial_state(), all_moves=True)
     assert [result.move_scores[c] for c in range(7)] == [-2, -1, 0, 1, 0, -1, -2]
     assert result.best_moves == (3,)

@@ -38,6 +38,8 @@ DOC_FILES = [
 TIMEOUT = 300
 # Pages whose examples take over 20 s together (measured on the 2-core machine).
 SLOW_PAGES = {"docs/tutorials/rl-pipeline.md", "docs/tutorials/agent-vs-agent.md"}
+# Pages whose examples need an optional dependency: its marker (skipped without it, conftest.py).
+PAGE_NEEDS = {"docs/guides/environments.md": "rl", "docs/tutorials/rl-pipeline.md": "rl"}
 
 _FENCE = re.compile(r"^```(\S*)\s*$")
 _MARKER = re.compile(r"^<!--\s*docs-test:\s*(.*?)\s*-->\s*$")
@@ -190,6 +192,8 @@ def _pages_with_examples() -> list[object]:
         if any(block.action != "skip" for block in blocks):
             page = path.relative_to(ROOT).as_posix()
             marks = [pytest.mark.slow] if page in SLOW_PAGES else []
+            if page in PAGE_NEEDS:
+                marks.append(getattr(pytest.mark, PAGE_NEEDS[page]))
             params.append(pytest.param(path, id=page, marks=marks))
     return params
 
@@ -238,11 +242,9 @@ def test_license_matches_pyproject() -> None:
     assert "Copyright (c) 2026 boardzoo developers" in text
 
 
+@pytest.mark.docs
 def test_site_builds_without_warnings(tmp_path: Path) -> None:
     """``mkdocs build --strict``: broken links, missing pages and docstring warnings fail."""
-    pytest.importorskip("mkdocs")
-    pytest.importorskip("material")
-    pytest.importorskip("mkdocstrings_handlers.python")
     env = _env()
     env["NO_MKDOCS_2_WARNING"] = "1"
     result = subprocess.run(

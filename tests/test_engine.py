@@ -9,11 +9,10 @@ Connect Four minimax of the test references, and the Reversi rules of ``referenc
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 import reference_connect_four as c4
+from fake_clock import HOUR, shifted_ns
 from reference_tictactoe import ttt_best_actions, ttt_value
 from test_solve import (
     _c4_value,
@@ -149,14 +148,67 @@ def test_reversi_endgames_go_to_the_solver_and_get_their_exact_scores():
         assert info.score - np.sign(info.score) * WIN == reference_score(game)
 
 
-def test_a_move_keeps_to_its_clock():
+def _engine_clock(patch: pytest.MonkeyPatch, shift: float, used: list[float], limit: float) -> None:
+    """The clock the engine reads from Python (``boardzoo.agents.engine.monotonic_ns``): the
+    real one moved by ``shift`` seconds (the compiled search compares its deadline with the real
+    clock: an hour behind, the deadline is long past; ahead, it never comes), at which
+    ``used[i]`` of ``limit`` has passed at the ``i``-th reading (the last one repeated). The
+    engine reads it for the deadline, at the start, and after each completed iteration."""
+    import boardzoo.agents.engine as engine_module
+
+    base = shifted_ns(shift)()
+    readings = iter(used)
+    last = [used[-1]]
+
+    def now() -> int:
+        last[0] = next(readings, last[0])
+        return base + int(last[0] * limit * 1e9)
+
+    patch.setattr(engine_module, "monotonic_ns", now)
+
+
+def test_a_move_keeps_to_its_clock(monkeypatch):
+    """The engine reads the clock itself: its first iteration always completes; past the deadline
+    the search stops at its next look at the clock (every ``CLOCK_MASK + 1`` nodes); and it
+    starts no new iteration once ``UNSTABLE_FRACTION`` of its time has passed, though it does
+    below ``SOFT_FRACTION``. The clocks are moved by hand, so nothing here depends on the
+    machine's speed; how deep a move's time takes it, and how long a move lasts, are printed by
+    ``benchmarks/bench_engine.py``."""
+    from boardzoo.agents import engine as engine_module
+    from boardzoo.agents import engine_kernels as k
+
     state = make_game("reversi").initial_state()
-    engine = EngineAgent(time_limit=0.3, seed=0)
-    engine.prepare(state.game)
-    began = time.perf_counter()
-    info = engine.search(state)
-    assert time.perf_counter() - began < 0.3 + 0.25  # generous: a shared CI machine
-    assert info.depth >= 3 and not info.exact
+    limit = 0.3
+
+    def prepared(depth: int | None = None) -> EngineAgent:
+        engine = EngineAgent(time_limit=limit, depth=depth, seed=0)
+        engine.prepare(state.game)  # its own search, untimed, before the clock is set
+        return engine
+
+    # The deadline long past, and no time passing for the checks between iterations: the
+    # compiled search ends the move at its first look at the clock, in the first iteration that
+    # lasts that long (the first iteration has no deadline).
+    with monkeypatch.context() as patch:
+        engine = prepared()
+        _engine_clock(patch, -HOUR, [0.0], limit)
+        info = engine.search(state)
+    assert state.is_legal(info.action) and info.depth >= 1 and not info.exact
+    whole = EngineAgent(time_limit=None, depth=info.depth, seed=0).search(state)
+    assert whole.depth == info.depth
+    assert info.nodes - whole.nodes == k.CLOCK_MASK + 1  # the cut iteration's nodes
+    # The deadline never coming: below the soft fraction of the limit, the iterations go on (to
+    # the depth asked for) ...
+    with monkeypatch.context() as patch:
+        engine = prepared(depth=5)
+        _engine_clock(patch, HOUR, [0.0, 0.0, engine_module.SOFT_FRACTION * 0.9], limit)
+        assert engine.search(state).depth == 5
+    # ... and once the clock says more than the unstable fraction has passed, none starts.
+    past = engine_module.UNSTABLE_FRACTION * 1.05
+    with monkeypatch.context() as patch:
+        engine = prepared(depth=8)
+        _engine_clock(patch, HOUR, [0.0, 0.0, 0.1, 0.2, past], limit)
+        info = engine.search(state)
+    assert info.depth == 3 and state.is_legal(info.action) and not info.exact
 
 
 def test_probcut_searches_selectively_and_still_plays_legal_moves():

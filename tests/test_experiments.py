@@ -48,6 +48,7 @@ def run_script(name: str, *args: str, out: Path) -> Path:
         ("--game", "reversi", "--board-size", "6", "--num-envs", "16", "--opponent", "greedy"),
     ],
 )
+@pytest.mark.rl
 def test_train_baseline_quick(args, tmp_path):
     folder = run_script("train_baseline.py", *args, out=tmp_path)
     assert folder.name.startswith("train_baseline-")
@@ -107,7 +108,7 @@ def test_mcts_scaling_quick(tmp_path):
 @pytest.fixture(scope="module")
 def quick_model(tmp_path_factory) -> Path:
     """A tiny MaskablePPO model for Reversi 8x8, trained once for the experiment tests."""
-    from boardzoo.experiment import quick_model as train
+    from boardzoo.experiment_kit import quick_model as train
 
     return train("reversi", {"board_size": 8}, tmp_path_factory.mktemp("model"), seed=0, steps=512)
 
@@ -121,6 +122,7 @@ def point_rows(path: Path) -> list[dict[str, str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_mcts_vs_rl_quick(quick_model, tmp_path):
     folder = run_script("mcts_vs_rl.py", "--models", f"ppo={quick_model}", out=tmp_path)
     assert folder.name.startswith("mcts_vs_rl-reversi-")
@@ -134,6 +136,7 @@ def test_mcts_vs_rl_quick(quick_model, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_puct_vs_uct_quick_trains_its_own_model(tmp_path):
     folder = run_script("puct_vs_uct.py", "--game", "tictactoe", out=tmp_path)
     assert (folder / "quick_model.zip").stat().st_size > 0
@@ -144,18 +147,20 @@ def test_puct_vs_uct_quick_trains_its_own_model(tmp_path):
         ("PUCT prior + value head vs UCT", "10"),
         ("PUCT prior + value head vs UCT", "50"),
     ]
-    assert rows[0]["first"].startswith("puct:path=") and rows[0]["second"] == "mcts:simulations=10"
+    assert rows[0]["first"].startswith("sb3puct:path=")
+    assert rows[0]["second"] == "mcts:simulations=10"
     assert (folder / "puct_vs_uct.png").stat().st_size > 0
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_ladder_quick(tmp_path):
     folder = run_script("ladder.py", out=tmp_path)
     assert folder.name.startswith("ladder-reversi-")
     ratings = list(csv.DictReader((folder / "ratings.csv").open()))
     assert (folder / "quick_ppo.zip").stat().st_size > 0
     agents = {"random", "greedy", "mcts:simulations=20", "sb3:path=quick_ppo.zip",
-              "puct:path=quick_ppo.zip,simulations=10"}  # fmt: skip
+              "sb3puct:path=quick_ppo.zip,simulations=10"}  # fmt: skip
     assert {r["agent"] for r in ratings} == agents
     games = [json.loads(line) for line in (folder / "games.jsonl").open()]
     assert len(games) == 2 * 10  # 2 games for each of the 10 pairs
@@ -268,6 +273,7 @@ def test_strength_benchmark_resumes_the_committed_records(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.torch
 def test_ppo_selfplay_quick_trains_evaluates_and_resumes(tmp_path):
     folder = run_script("ppo_selfplay.py", "--threads", "1", out=tmp_path)
     for name in ("args.json", "model.pt", "model.json", "checkpoint.pt", "metrics.csv",
@@ -294,13 +300,14 @@ def test_ppo_selfplay_quick_trains_evaluates_and_resumes(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.torch
 def test_the_ladder_and_mcts_vs_rl_take_boardzoo_model_files(tmp_path):
     """A boardzoo model (.pt with its .json) plays by its policy and as AlphaZero's search."""
     from boardzoo.learned.model_io import save_model
-    from boardzoo.learned.network import AZNet, NetConfig
+    from boardzoo.learned.network import AZNet, NetworkSettings
 
     model = tmp_path / "tiny" / "model.pt"
-    save_model(model, AZNet(NetConfig("reversi", {"board_size": 6}, channels=4, blocks=0)))
+    save_model(model, AZNet(NetworkSettings("reversi", {"board_size": 6}, channels=4, blocks=0)))
     folder = run_script("ladder.py", "--models", f"az={model}", out=tmp_path / "ladder")
     ratings = list(csv.DictReader((folder / "ratings.csv").open()))
     agents = {"random", "greedy", "mcts:simulations=20", "az:model=az.pt,simulations=1",
@@ -318,7 +325,7 @@ def test_resuming_takes_the_run_settings_and_only_how_to_run_from_the_command_li
 ):
     from dataclasses import dataclass
 
-    from boardzoo.experiment import arg, parse_args
+    from boardzoo.experiment_kit import arg, parse_args
 
     @dataclass(frozen=True)
     class Settings:

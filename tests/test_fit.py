@@ -17,10 +17,10 @@ import pytest
 from reference_reversi import RefGame, placements
 
 from boardzoo.agents import EngineAgent
-from boardzoo.fit.children import ChildrenConfig, add_children, children_of
+from boardzoo.fit.children import ChildrenSettings, add_children, children_of
 from boardzoo.fit.data import (
     ARRAYS,
-    GenerateConfig,
+    GenerateSettings,
     Positions,
     generate,
     load_chunk,
@@ -30,7 +30,7 @@ from boardzoo.fit.data import (
 )
 from boardzoo.fit.measure import measure_moves, measure_nets
 from boardzoo.fit.weights import (
-    FitConfig,
+    FitSettings,
     best_scale,
     fit_and_save,
     fit_weights,
@@ -49,7 +49,7 @@ def _config(tmp_path, seed=3):
     openings = tmp_path / "openings.txt"
     if not openings.exists():  # a few lines, so the test needs no shared file
         openings.write_text("f5d6c4d3c2b3b4b5\nf5f6d3c5d6c7b5e3\nf5f4e3d2c3e6e1g5\n")
-    return GenerateConfig(seed=seed, openings=str(openings), depth=1, solve_empties=12,
+    return GenerateSettings(seed=seed, openings=str(openings), depth=1, solve_empties=12,
                           chunk_games=2)  # fmt: skip
 
 
@@ -177,7 +177,7 @@ def test_best_scale_finds_the_scale_of_the_results():
 
 def test_fit_writes_a_net_every_consumer_loads(tmp_path, data_dir):
     out = tmp_path / "net.npz"
-    metadata = fit_and_save([data_dir], out, FitConfig(stages=8, holdout=0.4, iterations=30),
+    metadata = fit_and_save([data_dir], out, FitSettings(stages=8, holdout=0.4, iterations=30),
                             command="test", log=lambda line: None)  # fmt: skip
     net = load_net_file(out)
     assert net.weights.shape == (8, 11, 3**9) and net.weights.dtype == np.float32
@@ -191,9 +191,9 @@ def test_fit_writes_a_net_every_consumer_loads(tmp_path, data_dir):
 
 def test_bad_settings_are_refused(tmp_path):
     with pytest.raises(ValueError, match="depth"):
-        GenerateConfig(depth=0)
+        GenerateSettings(depth=0)
     with pytest.raises(ValueError, match="scale"):
-        FitConfig(holdout=0)
+        FitSettings(holdout=0)
     with pytest.raises(ValueError, match="when to stop"):
         generate(tmp_path / "x", _config(tmp_path))
     with pytest.raises(ValueError, match="not a data directory"):
@@ -220,7 +220,7 @@ def test_a_solve_that_gives_up_labels_like_the_midgame(tmp_path):
 def test_children_carry_the_exact_value_of_their_player_to_move(tmp_path, data_dir):
     out = tmp_path / "data"
     shutil.copytree(data_dir, out)
-    config = ChildrenConfig(min_empties=4, max_empties=8)
+    config = ChildrenSettings(min_empties=4, max_empties=8)
     progress = add_children(out, config, command="first", log=lambda line: None)
     games = load_positions(data_dir)
     both = load_positions(out)
@@ -241,7 +241,7 @@ def test_children_carry_the_exact_value_of_their_player_to_move(tmp_path, data_d
     assert again["children"]["positions"] == progress["children"]["positions"]
     assert again["children"]["commands"] == ["first", "second"]
     with pytest.raises(ValueError, match="keep those settings"):
-        add_children(out, ChildrenConfig(min_empties=5, max_empties=8), log=lambda line: None)
+        add_children(out, ChildrenSettings(min_empties=5, max_empties=8), log=lambda line: None)
 
 
 def _children(out) -> Positions:
@@ -273,16 +273,16 @@ def test_a_child_where_the_opponent_must_pass_is_the_movers():
 
 def test_children_settings_are_checked():
     with pytest.raises(ValueError, match="min_empties"):
-        ChildrenConfig(min_empties=0)
+        ChildrenSettings(min_empties=0)
     with pytest.raises(ValueError, match="max_empties"):
-        ChildrenConfig(min_empties=10, max_empties=9)
+        ChildrenSettings(min_empties=10, max_empties=9)
     with pytest.raises(ValueError, match="max_empties"):
-        ChildrenConfig(max_empties=30)
+        ChildrenSettings(max_empties=30)
 
 
 def test_stages_left_out_of_the_fit_keep_the_prior(tmp_path, data_dir):
     out = tmp_path / "net.npz"
-    config = FitConfig(stages=6, holdout=0.4, iterations=30, fit_stages=(5,))
+    config = FitSettings(stages=6, holdout=0.4, iterations=30, fit_stages=(5,))
     metadata = fit_and_save([data_dir], out, config, command="test", log=lambda line: None)
     fitted, shipped = load_net_file(out), load_net(make_game("reversi"))
     assert [line.get("kept") for line in metadata["fit"]["stages"]] == ["prior"] * 5 + [None]
@@ -293,9 +293,9 @@ def test_stages_left_out_of_the_fit_keep_the_prior(tmp_path, data_dir):
         # stage 0 (the first moves) has no positions here: it takes its neighbour's factor
         assert ratio[0] > 0
     with pytest.raises(ValueError, match="fit_stages"):
-        FitConfig(stages=6, fit_stages=(6,))
+        FitSettings(stages=6, fit_stages=(6,))
     with pytest.raises(ValueError, match="give a prior"):
-        FitConfig(fit_stages=(1,), prior="none")
+        FitSettings(fit_stages=(1,), prior="none")
 
 
 def test_measure_moves_scores_a_search_to_the_end_as_perfect(data_dir):

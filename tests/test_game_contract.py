@@ -25,10 +25,10 @@ from reference_tictactoe import ttt_value
 from boardzoo.agents import AlphaBetaAgent
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.settings import Budget
-from boardzoo.bench import perft
 from boardzoo.cli import main
 from boardzoo.games import TicTacToeState, catalog
 from boardzoo.games.kernel_state import KernelState
+from boardzoo.speed import perft
 
 TESTS = Path(__file__).parent
 

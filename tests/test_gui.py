@@ -13,7 +13,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,20 +33,23 @@ BLACK_MUST_PASS_4X4 = [4, 0, 14, 13, 8, 12, 1, 2]
 
 
 class FirstMoveAgent(Agent):
-    """Plays the lowest legal action (optionally after sleeping), counting its calls."""
+    """Plays the lowest legal action, counting its calls. ``gated``: act() answers only once the
+    test opens ``gate``, so that the test, not the clock, says how long the agent thinks."""
 
     name = "first"
 
-    def __init__(self, sleep: float = 0.0) -> None:
-        self.sleep = sleep
+    def __init__(self, gated: bool = False) -> None:
+        self.gate = threading.Event()
+        if not gated:
+            self.gate.set()
         self.calls = 0
         self.threads: list[str] = []
 
     def act(self, env: Any) -> int:
         self.calls += 1
         self.threads.append(threading.current_thread().name)
-        if self.sleep:
-            time.sleep(self.sleep)
+        # The timeout only ends the thread of a test that failed before opening the gate.
+        assert self.gate.wait(timeout=120), "the test never opened the gate"
         return env_state(env).legal_actions()[0]
 
 
@@ -126,21 +128,23 @@ def test_tictactoe_game_against_an_agent_until_the_banner(make_window):
 
 
 def test_clicks_while_the_agent_thinks_are_refused_and_frames_keep_coming(make_window):
-    agent = FirstMoveAgent(sleep=0.6)
+    agent = FirstMoveAgent(gated=True)
     window = make_window("tictactoe", (agent, "human"), fps=60)
-    start = time.perf_counter()
-    frames = run_until(window, lambda: window.thinking)
+    run_until(window, lambda: window.thinking)
     click(window, 1, 1)
     press(pygame.K_a)  # keys are handled at once, the search going on
     window.step()
     assert window.messages[-2:] == ["Please wait: X is thinking", "Analysis on"]
     assert window.analysis is True
-    frames = run_until(window, lambda: window.session.ply == 1, max_frames=400)
-    seconds = time.perf_counter() - start
-    assert seconds >= 0.55
-    # About 60 frames a second went on while act() slept: the window stayed responsive.
-    assert window.thinking_frames >= 15
-    assert frames >= 15
+    # Frames go on while act() runs (it waits for the gate): the window stays responsive, and
+    # the move waits for act()'s answer.
+    before = window.frames
+    for _ in range(20):
+        window.step()
+    assert window.frames == before + 20 and window.thinking_frames >= 20 + 2
+    assert window.thinking and window.session.ply == 0 and agent.calls == 1
+    agent.gate.set()
+    run_until(window, lambda: window.session.ply == 1, max_frames=400)
     assert window.session.state.square_owner(0, 0) == 0
 
 
@@ -170,7 +174,7 @@ def test_undo_goes_back_to_the_humans_previous_turn(make_window):
 
 
 def test_undo_while_the_agent_thinks_drops_its_move(make_window):
-    agent = FirstMoveAgent(sleep=0.25)
+    agent = FirstMoveAgent(gated=True)
     window = make_window("tictactoe", ("human", agent), fps=120)
     window.step()
     click(window, 1, 1)
@@ -178,6 +182,7 @@ def test_undo_while_the_agent_thinks_drops_its_move(make_window):
     press(pygame.K_u)
     window.step()
     assert window.session.actions == []
+    agent.gate.set()  # the agent answers only now, after the undo
     run_until(window, lambda: not window.thinking, max_frames=200)
     assert window.session.actions == []  # the stale answer was not played
     assert agent.calls == 1
@@ -415,18 +420,19 @@ def test_a_window_nobody_can_see_is_not_run_forever():
 
 
 class SlowToPrepare(FirstMoveAgent):
-    """Takes ``seconds`` to prepare, logging its prepare() and act() calls."""
+    """Prepares until the test opens ``ready``, logging its prepare() and act() calls."""
 
     name = "slow"
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.seconds = seconds
+        self.ready = threading.Event()
         self.events: list[str] = []
 
     def prepare(self, game: Any) -> None:
         self.events.append(f"prepare {game.label}")
-        time.sleep(self.seconds)
+        # The timeout only ends the thread of a test that failed before opening ``ready``.
+        assert self.ready.wait(timeout=120), "the test never let the agent get ready"
         self.events.append("prepared")
 
     def act(self, env: Any) -> int:
@@ -435,10 +441,14 @@ class SlowToPrepare(FirstMoveAgent):
 
 
 def test_agents_prepare_before_their_first_move_while_the_window_draws(make_window):
-    agent = SlowToPrepare(0.4)
+    agent = SlowToPrepare()
     window = make_window("tictactoe", (agent, "human"), fps=60)
-    frames = run_until(window, lambda: not window.preparing, max_frames=400)
-    assert frames >= 5  # the window kept drawing meanwhile
+    for _ in range(10):  # the window keeps drawing meanwhile, and the agent does not move
+        window.step()
+    assert window.preparing and window.frames == 10 and window.session.ply == 0
+    assert agent.events == ["prepare tictactoe"]
+    agent.ready.set()
+    run_until(window, lambda: not window.preparing, max_frames=400)
     assert window.messages == []
     run_until(window, lambda: window.session.ply == 1)
     assert agent.events == ["prepare tictactoe", "prepared", "act"]
@@ -448,13 +458,16 @@ def test_agents_prepare_before_their_first_move_while_the_window_draws(make_wind
 
 
 def test_the_panel_says_preparing(make_window):
-    agent = SlowToPrepare(0.5)
+    agent = SlowToPrepare()
     window = make_window("tictactoe", ("human", agent))
     window.step()
     assert window.preparing
     text, _ = window._status_line()
     assert text.startswith("Preparing O (slow) (") and text.endswith("Your move (X)")
     click(window, 1, 1)  # the human may move meanwhile; the agent answers once prepared
+    window.step()
+    assert window.session.ply == 1 and window.preparing
+    agent.ready.set()
     run_until(window, lambda: window.session.ply == 2, max_frames=600)
     assert agent.events[:2] == ["prepare tictactoe", "prepared"]
 

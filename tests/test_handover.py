@@ -20,9 +20,9 @@ from boardzoo.agents import MCTSAgent, PUCTAgent, make_agent
 from boardzoo.agents.settings import Budget, Endgame
 from boardzoo.games import ReversiState, TicTacToeState, make_game
 from boardzoo.games.spec import DRAW, LOSS, WIN
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 from boardzoo.search.driver import TreeSearch
-from boardzoo.search.function_evaluators import CallbackEvaluator
+from boardzoo.search.evaluators import CallbackEvaluator
 from boardzoo.search.handover import default_empties, solve_root
 from boardzoo.search.options import Rules
 from boardzoo.search.solver import solve
@@ -68,18 +68,19 @@ def test_a_root_solve_that_cannot_finish_in_time_gives_the_move_back():
     assert solve_root(state, 21, None) is None  # above the threshold: nothing to do
 
 
-@pytest.mark.parametrize("spec", ["az:time_limit=5", "mcts:preset=strong,time_limit=5"])
+@pytest.mark.parametrize(
+    "spec",
+    [pytest.param("az:time_limit=5", marks=pytest.mark.torch), "mcts:preset=strong,time_limit=5"],
+)
 def test_connect_fours_first_moves_come_from_the_book_whatever_the_threshold(spec):
     """The empty board, 42 empty cells (beyond the root's 34): the book answers it and every
     move at once, with the known result: the first player wins with the centre column only. At
     the book's last depth it answers with the move it stores, one the solver finds keeps the
     score."""
-    pytest.importorskip("torch")
     from boardzoo.games.connect_four_book import shipped_book
 
     book = shipped_book()
-    if book is None:
-        pytest.skip("no Connect Four opening book in this install")
+    assert book is not None, "boardzoo/games/data/connect_four_book.npz is not shipped"
     game = make_game("connect_four")
     agent = make_agent(spec, seed=0)
     agent.prepare(game)
@@ -117,7 +118,7 @@ def test_uct_proves_nodes_inside_the_tree_with_the_solvers_results():
 
 def test_alphazeros_search_scores_solved_leaves_exactly():
     game = make_game("reversi")
-    search = BatchedSearch(game, 1, PUCTConfig(solve_empties=8), seed=0)
+    search = BatchedSearch(game, 1, BatchedSearchSettings(solve_empties=8), seed=0)
     evaluator = CallbackEvaluator(None, None, "random", 0)
     solved = 0
     for endgame in random_endgames(3, 9, seed=37):

@@ -37,6 +37,9 @@ PACKAGE_DIR = Path(boardzoo.__file__).parent
 
 # (layer, its members), from the ground up.
 LAYERS: list[tuple[str, list[str]]] = [
+    # The package's errors (BoardzooError and its general kinds): every layer raises them, so
+    # they sit below all and import nothing of the package.
+    ("errors", ["boardzoo.errors"]),
     # The rules. The package root belongs here: every ``import boardzoo.x`` runs it first, it
     # re-exports the games, and lower layers read ``boardzoo.__version__`` (learned's model
     # files, the arena's records). ``_registration`` is the root's hook that registers the envs
@@ -72,12 +75,12 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "boardzoo.cli",
             "boardzoo.__main__",
-            "boardzoo.bench",
+            "boardzoo.speed",
             "boardzoo.demo",
             "boardzoo.warmup",
         ],
     ),
-    ("experiments", ["boardzoo.experiment"]),
+    ("experiments", ["boardzoo.experiment_kit"]),
 ]
 
 # Imports allowed between different members of one layer: (importer, imported) -> why.
@@ -92,7 +95,7 @@ SAME_LAYER: dict[tuple[str, str], str] = {
     ("boardzoo.vector", "boardzoo.envs"): "the batched env reads learner_color as the "
     "single-agent env does (envs never imports vector)",
     ("boardzoo.__main__", "boardzoo.cli"): "python -m boardzoo is the boardzoo command",
-    ("boardzoo.cli", "boardzoo.bench"): "boardzoo bench",
+    ("boardzoo.cli", "boardzoo.speed"): "boardzoo bench",
     ("boardzoo.cli", "boardzoo.demo"): "boardzoo demo",
 }
 
@@ -236,7 +239,7 @@ def test_the_table_names_every_member_of_the_package_once():
     in_package = {member_of(module) for module in module_names(PACKAGE_DIR)}
     assert set(members) == in_package
     assert [name for name, _ in LAYERS] == [
-        "games", "learned", "search", "agents", "envs and vector", "arena", "accuracy",
+        "errors", "games", "learned", "search", "agents", "envs and vector", "arena", "accuracy",
         "ui, rl, az and fit (training)", "cli", "experiments",
     ]  # fmt: skip
     level = {member: i for i, (_, layer) in enumerate(LAYERS) for member in layer}

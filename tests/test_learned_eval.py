@@ -23,7 +23,7 @@ from boardzoo.learned import (
     save_net,
 )
 from boardzoo.learned.ntuple import MODELS_DIR, net_file_name
-from boardzoo.learned.td import TrainConfig, new_net, train
+from boardzoo.learned.td import TDTrainSettings, new_net, train
 
 REVERSI_8 = make_game("reversi", board_size=8)
 REVERSI_6 = make_game("reversi", board_size=6)
@@ -224,7 +224,7 @@ def test_pickles_are_never_loaded(tmp_path):
 
 
 def trained(tmp_path, name: str, games: int, resume: bool = False, seed: int = 7) -> NTupleNet:
-    config = TrainConfig(seed=seed, chunk_games=150)
+    config = TDTrainSettings(seed=seed, chunk_games=150)
     path = train(
         REVERSI_4, tmp_path / name, config=config, games=games, resume=resume,
         eval_every=0, log=lambda line: None,
@@ -284,7 +284,7 @@ def score_against_random(game, net, games: int, seed: int) -> float:
 
 
 def test_a_few_seconds_of_training_beat_random(tmp_path):
-    config = TrainConfig(seed=1, chunk_games=3000)
+    config = TDTrainSettings(seed=1, chunk_games=3000)
     path = train(REVERSI_4, tmp_path / "r4", config=config, games=3000, eval_every=0,
                  log=lambda line: None)  # fmt: skip
     assert score_against_random(REVERSI_4, load_net_file(path), 40, seed=11) >= 0.8

@@ -59,7 +59,7 @@ def switches(rules: Rules) -> tuple[tuple[str, bool], ...]:
 
 def mover_value(state, game) -> float:
     """The hand-made evaluation of a position in play for the player to move, in (-1, 1):
-    the game's ``evaluate`` kernel read as the issue says, tanh(v / evaluation_scale)."""
+    the game's ``evaluate`` kernel read as tanh(v / evaluation_scale)."""
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = state.current_player
     moves = game.kernels.placements(s0, s1, player, game.params)

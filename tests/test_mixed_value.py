@@ -14,7 +14,6 @@ from boardzoo.agents import make_agent
 from boardzoo.agents.alphazero import shipped_model
 from boardzoo.agents.registry import AgentSpecError
 from boardzoo.games import BoardState, Game, make_game
-from boardzoo.learned.model_io import config_path
 from boardzoo.learned.ntuple import load_net, ntuple_value
 from boardzoo.search.evaluators import encode
 from boardzoo.search.mixed_value import MixedValueEvaluator
@@ -78,6 +77,7 @@ def test_mixed_values_are_the_evaluations_of_the_positions_mixed_in(game: Game) 
     assert np.std(mixed(observations, masks)[1]) > 0.05
 
 
+@pytest.mark.torch
 def test_a_bad_weight_or_a_game_without_a_learned_evaluation_is_refused() -> None:
     game = make_game("reversi")
     with pytest.raises(ValueError, match=r"value_mix=1\.5"):
@@ -96,7 +96,10 @@ def _evaluator(spec: str, game: Game) -> object:
     return agent._games[game][1]  # type: ignore[attr-defined]
 
 
+@pytest.mark.torch
 def test_az_mixes_as_its_model_file_says_unless_told(tmp_path: Path) -> None:
+    from boardzoo.learned.model_io import config_path
+
     game = make_game("reversi", board_size=6)
     shipped = shipped_model("reversi-6x6")
     assert shipped is not None
@@ -121,6 +124,7 @@ def test_az_mixes_as_its_model_file_says_unless_told(tmp_path: Path) -> None:
         _evaluator(f"az:model={model},simulations=8", game)
 
 
+@pytest.mark.torch
 def test_the_shipped_reversi_model_plays_with_the_learned_values() -> None:
     """The shipped 8x8 model's value head lost to the learned evaluation at 1 s a move (see
     docs/guides/benchmarks.md): its file says so, and ``az`` follows it."""

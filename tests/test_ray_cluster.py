@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 import raycluster
 
+pytestmark = pytest.mark.ray
+
 TESTS_DIR = Path(__file__).resolve().parent
 
 #: Shared head of every driver: a JSON result printed last, even on failure, and a cluster
@@ -212,13 +214,14 @@ def test_killed_node_fails_inflight_calls_and_head_replays(tmp_path: Path) -> No
     assert out["left_of_node2"] == []
     # The call in flight on the dead node's actor fails as an actor error (ActorUnavailableError
     # while the node's death is not yet known, ActorDiedError after), within seconds; so does a
-    # plain task (NodeDiedError). Neither returns: the game must be replayed.
+    # plain task (NodeDiedError). Neither returns: the game must be replayed. (How soon is Ray's
+    # speed, printed below, not asserted: the driver waits at most 30 s for each, and a wait cut
+    # there is a GetTimeoutError, which neither check takes.)
     actor_call, task = out["inflight_actor_call"], out["inflight_task"]
     assert actor_call.get("actor_error"), actor_call
     assert task.get("node_or_worker_died"), task
-    assert actor_call["after_s"] < 20 and task["after_s"] < 20
-    # The cluster then declares the node dead, and the actor with it.
-    assert out["node_declared_dead_s"] < 20
+    # The cluster then declares the node dead (the driver fails if not within 30 s), and the
+    # actor with it.
     assert out["later_actor_call"].get("actor_died"), out["later_actor_call"]
     # The head lives on and runs the replayed game on a fresh actor.
     assert out["head_alive"] == [True]

@@ -118,7 +118,7 @@ BAD_VALUES = [
     ("alphabeta:depth=none", "depth=none", "give a depth, a time limit or both"),
     ("sb3:path=/nope.zip", "path='/nope.zip'", "does not exist (a .zip saved by stable-baselines3"),
     (
-        "puct:path=/nope.zip",
+        "sb3puct:path=/nope.zip",
         "path='/nope.zip'",
         "does not exist (a .zip saved by stable-baselines3",
     ),
@@ -151,9 +151,9 @@ PUCT_BAD_VALUES = [
 
 @pytest.mark.parametrize(("option", "shown"), PUCT_BAD_VALUES)
 def test_puct_numeric_options_are_checked_without_loading_the_model(model_file, option, shown):
-    with pytest.raises(AgentSpecError, match=f"^puct: {shown} is not allowed: it must be"):
-        check_spec(f"puct:path={model_file},{option}")
-    check_spec(f"puct:path={model_file},simulations=10")  # the file itself is fine
+    with pytest.raises(AgentSpecError, match=f"^sb3puct: {shown} is not allowed: it must be"):
+        check_spec(f"sb3puct:path={model_file},{option}")
+    check_spec(f"sb3puct:path={model_file},simulations=10")  # the file itself is fine
 
 
 def test_a_file_that_is_not_a_saved_model_is_refused(tmp_path):
@@ -215,7 +215,7 @@ from boardzoo.agents import check_spec
 from boardzoo.search import tree
 from boardzoo.games import specialise
 for spec in ["mcts:simulations=5", "alphabeta:depth=none,time_limit=1", "greedy",
-             "sb3:path={model_file}", "puct:path={model_file},value_head=true"]:
+             "sb3:path={model_file}", "sb3puct:path={model_file},value_head=true"]:
     check_spec(spec)
 print(len(specialise._SPECIALISED), len(tree.init_root.signatures), "torch" in sys.modules)
 """
@@ -268,7 +268,7 @@ def test_descriptions_come_from_the_docstrings():
     assert describe_agent("mcts").summary.startswith("Monte Carlo tree search")
     # Options of one group read the same for every agent that has it; a group's defaults are
     # the agent's own (az keeps its tree between moves).
-    puct = {o.name: o for o in describe_agent("puct").options}
+    puct = {o.name: o for o in describe_agent("sb3puct").options}
     az = {o.name: o for o in describe_agent("az").options}
     assert puct["max_nodes"].help == mcts["max_nodes"].help == az["max_nodes"].help
     assert (mcts["reuse_tree"].default, az["reuse_tree"].default) == (None, True)

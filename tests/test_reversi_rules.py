@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from reference_reversi import RefGame, board_text, parse_board
 from reference_reversi import perft as reference_perft
 
-from boardzoo.bench import perft
 from boardzoo.games import (
     BOARD_SIZES,
     GameState,
@@ -27,6 +26,7 @@ from boardzoo.games import (
     parse_action,
 )
 from boardzoo.games.catalog import make_game
+from boardzoo.speed import perft
 
 # Published Reversi/Othello perft counts from the standard 8x8 start (a pass counts as a ply).
 PERFT_8X8 = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288]
@@ -68,7 +68,7 @@ def api_perft(state: ReversiState, depth: int) -> int:
 
 
 def library_perft(size: int, depth: int) -> int:
-    """The library's perft (:func:`boardzoo.bench.perft`, on the compiled kernels)."""
+    """The library's perft (:func:`boardzoo.speed.perft`, on the compiled kernels)."""
     return perft(make_game("reversi", board_size=size), depth)
 
 

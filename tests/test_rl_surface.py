@@ -65,8 +65,8 @@ def test_the_mask_samples_legal_actions_with_gymnasiums_space():
         env.action_space.sample(mask=info["action_mask"].astype(bool))
 
 
+@pytest.mark.rl
 def test_maskable_ppo_takes_the_int8_mask():
-    pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.env_util import make_vec_env
@@ -361,8 +361,8 @@ def test_an_opponent_spec_is_prepared_for_the_envs_game(monkeypatch):
         ({"opponent": "mcts:simulations=-5", "episodes": 2}, AgentSpecError, "simulations=-5"),
     ],
 )
+@pytest.mark.torch
 def test_policy_evaluation_checks_its_arguments_before_playing(kwargs, error, words):
-    pytest.importorskip("torch")
     from boardzoo.rl import evaluate_policy_vs
 
     with pytest.raises(error, match=words):

@@ -10,16 +10,21 @@ import sys
 import gymnasium as gym
 import numpy as np
 import pytest
-import torch
+from optional_deps import require
 
-import boardzoo  # noqa: F401 (registers the ids)
-from boardzoo.agents import make_agent
-from boardzoo.agents.puct import PUCTAgent
-from boardzoo.agents.sb3_agent import SB3Agent
-from boardzoo.agents.sb3_puct import SB3PUCTAgent
-from boardzoo.agents.settings import Budget, PUCTSettings
-from boardzoo.games import ReversiState, TicTacToeState
-from boardzoo.games.catalog import make_game
+pytestmark = pytest.mark.rl
+require("rl")  # the imports below need it
+
+import torch  # noqa: E402
+
+import boardzoo  # noqa: E402, F401 (registers the ids)
+from boardzoo.agents import make_agent  # noqa: E402
+from boardzoo.agents.puct import PUCTAgent  # noqa: E402
+from boardzoo.agents.sb3_agent import SB3Agent  # noqa: E402
+from boardzoo.agents.sb3_puct import SB3PUCTAgent  # noqa: E402
+from boardzoo.agents.settings import Budget, PUCTSettings  # noqa: E402
+from boardzoo.games import ReversiState, TicTacToeState  # noqa: E402
+from boardzoo.games.catalog import make_game  # noqa: E402
 
 
 def win_rate(policy, episodes: int = 200, seed: int = 1000) -> float:
@@ -135,7 +140,7 @@ def test_the_puct_spec_searches_with_an_untrained_model(tmp_path):
     state = ReversiState.initial(4)
     expected = SB3Agent(str(tmp_path / "ppo.zip")).prior(state)
     for options in ("simulations=40", "simulations=40,value_head=true", "time_limit=0.05"):
-        agent = make_agent(f"puct:path={tmp_path / 'ppo.zip'},{options}", seed=0)
+        agent = make_agent(f"sb3puct:path={tmp_path / 'ppo.zip'},{options}", seed=0)
         info = agent.search(state)
         assert state.is_legal(info.action) and sum(m.visits for m in info.moves) >= 1
         priors = {move.action: move.prior for move in info.moves}
@@ -189,7 +194,7 @@ def test_the_model_is_loaded_by_prepare_not_by_the_constructor(trained_model):
 @pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_puct_spec_searches_with_the_models_prior(trained_model):
     _, path = trained_model
-    agent = make_agent(f"puct:path={path},simulations=60", seed=0)
+    agent = make_agent(f"sb3puct:path={path},simulations=60", seed=0)
     assert isinstance(agent, SB3PUCTAgent) and isinstance(agent, PUCTAgent)
     state = TicTacToeState.from_text("X X .\nO O .\n. . .")
     info = agent.search(state)
@@ -203,7 +208,7 @@ def test_puct_spec_searches_with_the_models_prior(trained_model):
 @pytest.mark.slow  # the trained_model fixture trains for about 30 s
 def test_puct_with_the_value_head_needs_one(trained_model, tmp_path):
     _, path = trained_model
-    agent = make_agent(f"puct:path={path},simulations=20,value_head=true", seed=0)
+    agent = make_agent(f"sb3puct:path={path},simulations=20,value_head=true", seed=0)
     assert agent.value_fn is not None
     from stable_baselines3 import DQN
 

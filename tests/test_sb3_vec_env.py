@@ -12,15 +12,20 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv
-from test_vector_env import StreamOpponent
+from optional_deps import require
 
-from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
-from boardzoo.rl import SB3VecEnv
-from boardzoo.vector import BoardGameVectorEnv
+pytestmark = pytest.mark.rl
+require("rl")  # the imports below need it
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
+from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+from test_vector_env import StreamOpponent  # noqa: E402
+
+from boardzoo.envs.single_agent import BoardGameSingleAgentEnv  # noqa: E402
+from boardzoo.rl import SB3VecEnv  # noqa: E402
+from boardzoo.vector import BoardGameVectorEnv  # noqa: E402
 
 
 @pytest.mark.parametrize(("game", "options", "colour"), [

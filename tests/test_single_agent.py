@@ -25,6 +25,7 @@ from boardzoo.games.catalog import game_names, get_game, make_game
         ("boardzoo/ConnectFour-v0", {}),
     ],
 )
+@pytest.mark.rl
 def test_gymnasium_and_sb3_checkers(env_id, kwargs):
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -150,6 +151,7 @@ def test_same_seed_same_games_and_opponent_pool():
     assert trace(4) == trace(4)
 
 
+@pytest.mark.rl
 def test_vectorised_envs():
     vec = gym.make_vec("boardzoo/TicTacToe-v0", num_envs=2, vectorization_mode="sync")
     obs, info = vec.reset(seed=0)

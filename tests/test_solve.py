@@ -4,8 +4,8 @@
   pruning tricks, scored as Othello counts a game: the empty squares go to the winner) on
   hundreds of random positions near the end (3 to 8 empties), every move's score compared; the
   4x4 game from the start (known: the second player wins 11-3, two squares left empty, so -10
-  for the first player); the FFO endgame positions #1-#19 with their published scores, when
-  ``../shared/ffo`` is there.
+  for the first player); the FFO endgame positions #1-#19 with their published scores
+  (``tests/data/ffo``: copied from edax-reversi, see its README).
 - Other games (the search core's exact negamax): TicTacToe from the start is a draw with every
   first move, and Connect Four positions near the end against ``reference_connect_four``
   (Connect Four's own solver: ``test_connect_four_solver.py``).
@@ -19,13 +19,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import reference_connect_four as c4
+from fake_clock import HOUR, shifted_ns
 from reference_reversi import RefGame, place, placements
 
 from boardzoo.games import ReversiState, make_game
 from boardzoo.games.connect_four import from_columns
 from boardzoo.search.solver import forget_tables, solve
 
-FFO = Path(__file__).resolve().parents[2] / "shared" / "ffo"
+FFO = Path(__file__).resolve().parent / "data" / "ffo"  # see its README.md
 
 
 def reference_score(game: RefGame) -> int:
@@ -101,10 +102,7 @@ def test_reversi_4x4_is_won_by_the_second_player_11_to_3():
 
 
 def _ffo_lines(name: str) -> list[str]:
-    path = FFO / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not there (the FFO positions live in ../shared/ffo)")
-    return [line for line in path.read_text().splitlines() if line.strip()]
+    return [line for line in (FFO / name).read_text().splitlines() if line.strip()]
 
 
 def _published(line: str) -> dict[str, int]:
@@ -207,21 +205,39 @@ def test_a_solve_gives_up_at_its_node_budget_and_leaves_nothing_false_behind():
         solve(tictactoe, max_nodes=0)
 
 
-def test_a_solve_gives_up_at_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
-    """A 26-empties solve takes minutes; with a clock it stops within milliseconds of it, for
-    Reversi's solver and for Connect Four's (a position with 13 discs that takes about a second)."""
-    import time
+def test_a_solve_gives_up_at_its_time_limit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 26-empties solve takes minutes; with a time limit the solver reads the clock every few
+    thousand positions (Reversi's at its first position and every ``CLOCK_EVERY`` after, Connect
+    Four's every ``CLOCK_MASK + 1``, on a position with 13 discs that takes about a second) and
+    gives up at its first look past the deadline; before the deadline the clock stops nothing.
+
+    The deadline is set from a clock moved by hand (``boardzoo.budget.monotonic_ns``, which
+    :func:`~boardzoo.budget.new_counters` reads), an hour behind or ahead of the one the compiled
+    solver reads, so what is checked does not depend on the machine's speed."""
+    import boardzoo.budget as budget
+    from boardzoo.games import connect_four_solver, reversi_solver
 
     deep = _to_state(random_endgames(1, 26, seed=13)[0])
     four = from_columns("2554611615721")
-    for state, limit in ((deep, 0.05), (deep, 0.3), (four, 0.05)):
-        forget_tables()
-        solve(state, max_nodes=1, max_empties=64)  # compiled before it is timed
-        start = time.perf_counter()
-        cut = solve(state, time_limit=limit, max_empties=64)
-        took = time.perf_counter() - start
-        assert not cut.complete and cut.best_moves == ()
-        assert limit <= took < limit + 0.1, (limit, took)
+    looks = ((deep, reversi_solver.CLOCK_EVERY), (four, connect_four_solver.CLOCK_MASK + 1))
+    for state, every in looks:
+        for limit in (0.05, 0.3):
+            with monkeypatch.context() as patch:
+                patch.setattr(budget, "monotonic_ns", shifted_ns(-HOUR))  # deadline long past
+                forget_tables()
+                cut = solve(state, time_limit=limit, max_empties=64)
+                assert not cut.complete and cut.best_moves == ()
+                assert 0 < cut.nodes <= every, (limit, cut.nodes)  # its first look
+                patch.setattr(budget, "monotonic_ns", shifted_ns(HOUR))  # deadline never comes
+                forget_tables()
+                run = solve(state, time_limit=limit, max_empties=64, max_nodes=30 * every)
+                assert not run.complete and run.nodes > 30 * every  # on to its node budget
+    with monkeypatch.context() as patch:
+        patch.setattr(budget, "monotonic_ns", lambda: 1_000)
+        counters = budget.new_counters(8, time_limit=0.3)  # the limit in nanoseconds
+        assert counters[budget.DEADLINE] == 1_000 + 300_000_000
     with pytest.raises(ValueError, match="time_limit=0 is not allowed"):
         solve(deep, time_limit=0)
     from boardzoo.cli import main

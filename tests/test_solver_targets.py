@@ -1,5 +1,6 @@
-"""experiments/solver_targets.py: targets from exact scores, the test set kept out of training,
-deepened networks, and a run that resumes."""
+"""Solver-labelled training: targets from exact scores and the test set kept out of training
+(:mod:`boardzoo.az.solver_targets`), deepened networks (:mod:`boardzoo.az.deepen`), and
+experiments/solver_targets.py's checks and a run that resumes."""
 
 from __future__ import annotations
 
@@ -8,14 +9,22 @@ import itertools
 
 import numpy as np
 import pytest
-import torch
-from repo_scripts import load_script
+from optional_deps import require
 
-from boardzoo.accuracy import LabelledPosition, append_positions, read_labelled, write_header
-from boardzoo.accuracy.labelled import shipped_set_path
-from boardzoo.agents.alphazero import shipped_model
-from boardzoo.games.catalog import make_game
-from boardzoo.learned.model_io import load_model
+pytestmark = pytest.mark.torch
+require("torch")  # the imports below need it
+
+import torch  # noqa: E402
+from repo_scripts import load_script  # noqa: E402
+
+from boardzoo.accuracy import LabelledPosition, append_positions, read_labelled, write_header  # noqa: E402
+from boardzoo.accuracy.labelled import shipped_set_path  # noqa: E402
+from boardzoo.agents.alphazero import shipped_model  # noqa: E402
+from boardzoo.az.deepen import deepened  # noqa: E402
+from boardzoo.az.learner import Learner  # noqa: E402
+from boardzoo.az.solver_targets import load_examples, solver_targets  # noqa: E402
+from boardzoo.games.catalog import make_game  # noqa: E402
+from boardzoo.learned.model_io import load_model  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +45,8 @@ def script():
         ({0: -1, 1: -5}, [0.85, 0.15], -1.0),
     ],
 )
-def test_targets_follow_the_exact_scores(script, scores, policy, value):
-    got, got_value = script.solver_targets(scores, 7, 0.7)
+def test_targets_follow_the_exact_scores(scores, policy, value):
+    got, got_value = solver_targets(scores, 7, 0.7)
     expected = np.zeros(7)
     expected[: len(policy)] = policy
     np.testing.assert_allclose(got, expected, atol=1e-6)
@@ -61,7 +70,7 @@ def _board(moves) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(images))
 
 
-def test_test_positions_and_their_images_are_dropped(script, tmp_path):
+def test_test_positions_and_their_images_are_dropped(tmp_path):
     game = make_game("tictactoe")
     test = read_labelled(shipped_set_path(game))
     pairs = (
@@ -89,7 +98,7 @@ def test_test_positions_and_their_images_are_dropped(script, tmp_path):
     path = tmp_path / "train.jsonl"
     write_header(path, game, {})
     append_positions(path, [inside, turned, fresh, fresh])
-    examples, repeats, dropped = script.load_examples(game, [path], 0.7)
+    examples, repeats, dropped = load_examples(game, [path], 0.7)
     assert (len(examples), repeats, dropped) == (1, 1, 2)
 
 
@@ -102,17 +111,17 @@ def game_over(game, moves) -> bool:
     return state.is_terminal()
 
 
-def test_a_deepened_network_plays_as_before(script):
+def test_a_deepened_network_plays_as_before():
     game = make_game("connect_four")
     net, config, _ = load_model(shipped_model("connect_four"), game=game)
-    deep = script.deepened(net, config.blocks + 2).eval()
+    deep = deepened(net, config.blocks + 2).eval()
     assert deep.config.blocks == config.blocks + 2
     obs = torch.from_numpy(np.random.default_rng(0).integers(0, 2, (8, 2, 6, 7)).astype("f4"))
     with torch.no_grad():
         for before, after in zip(net(obs), deep(obs), strict=True):
             torch.testing.assert_close(after, before, rtol=1e-5, atol=1e-5)
-    with pytest.raises(ValueError, match="--blocks 1"):
-        script.deepened(net, 1)
+    with pytest.raises(ValueError, match="blocks=1"):
+        deepened(net, 1)
 
 
 @pytest.mark.parametrize(
@@ -159,7 +168,7 @@ def test_a_quick_run_writes_metrics_and_models_and_resumes(script, tmp_path):
 
 def test_a_resumed_run_trains_as_one_that_never_stopped(script, tmp_path, monkeypatch):
     whole = script.main(["--quick", "--out", str(tmp_path / "a")])
-    step = script.Learner.step
+    step = Learner.step
 
     def stop_at_15(self, batch):
         if self.steps == 15:
@@ -167,7 +176,7 @@ def test_a_resumed_run_trains_as_one_that_never_stopped(script, tmp_path, monkey
         return step(self, batch)
 
     with monkeypatch.context() as patch:
-        patch.setattr(script.Learner, "step", stop_at_15)
+        patch.setattr(Learner, "step", stop_at_15)
         with pytest.raises(SystemExit) as stop:
             script.main(["--quick", "--out", str(tmp_path / "b")])
     assert stop.value.code == 130

@@ -338,6 +338,7 @@ class PoolOpponent(Agent):
 @pytest.mark.parametrize(
     ("game", "options"), [("reversi", {"board_size": 6}), ("connect_four", {})]
 )
+@pytest.mark.torch
 def test_a_policy_and_a_pool_of_opponents_play_as_in_the_single_env(game, options):
     from boardzoo.vector import TorchPolicy
 

@@ -18,15 +18,15 @@ from boardzoo.accuracy.labelled import (
     shipped_set_path,
     write_header,
 )
-from boardzoo.accuracy.making import PAIRINGS, LabelConfig, make_labelled
+from boardzoo.accuracy.making import PAIRINGS, LabelledSetSettings, make_labelled
 from boardzoo.accuracy.measure import Accuracy, Share, measure_accuracy, measure_policy
 
 __all__ = [
     "PAIRINGS",
     "Accuracy",
-    "LabelConfig",
     "LabelledPosition",
     "LabelledSet",
+    "LabelledSetSettings",
     "Share",
     "append_positions",
     "make_labelled",

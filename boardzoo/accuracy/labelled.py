@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardzoo.errors import InvalidFileError
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -131,13 +132,13 @@ def read_labelled(path: Path) -> LabelledSet:
             scores are not exactly its legal moves'.
     """
     if not path.is_file():
-        raise ValueError(f"{path}: no such labelled set")
+        raise InvalidFileError(f"{path}: no such labelled set")
     lines = path.read_text().splitlines()
     try:
         header: dict[str, Any] = json.loads(lines[0]) if lines else {}
         game = make_game(header["game"], **header.get("options", {}))
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"{path}, line 1: not a labelled set's header ({error})") from None
+        raise InvalidFileError(f"{path}, line 1: not a labelled set's header ({error})") from None
     positions = []
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
@@ -152,9 +153,11 @@ def read_labelled(path: Path) -> LabelledSet:
             )
             legal = set(position.state(game).legal_actions())
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ValueError(f"{path}, line {number}: not a labelled position ({error})") from None
+            raise InvalidFileError(
+                f"{path}, line {number}: not a labelled position ({error})"
+            ) from None
         if set(position.scores) != legal or not legal:
-            raise ValueError(
+            raise InvalidFileError(
                 f"{path}, line {number}: scores for actions {sorted(position.scores)}, but the "
                 f"legal actions there are {sorted(legal)}"
             )

@@ -25,11 +25,12 @@ from boardzoo.accuracy.labelled import (
 )
 from boardzoo.agents.registry import make_agent
 from boardzoo.checks import check_int
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.search.solver import empties_of, solvable, solve
 
-__all__ = ["PAIRINGS", "LabelConfig", "make_labelled"]
+__all__ = ["PAIRINGS", "LabelledSetSettings", "make_labelled"]
 
 # Who plays the games, weak to strong: the positions of a learner's games against anyone.
 PAIRINGS: tuple[tuple[str, str], ...] = (
@@ -44,7 +45,7 @@ PAIRINGS: tuple[tuple[str, str], ...] = (
 
 
 @dataclass(frozen=True)
-class LabelConfig:
+class LabelledSetSettings:
     """What positions a set holds.
 
     Attributes:
@@ -83,7 +84,7 @@ def _play(game: Game, pairing: tuple[str, str], seed: int) -> tuple[list[BoardSt
     return states, moves
 
 
-def _wanted(state: BoardState, config: LabelConfig) -> bool:
+def _wanted(state: BoardState, config: LabelledSetSettings) -> bool:
     empties = empties_of(state)
     if state.is_terminal() or empties < config.min_empties:
         return False
@@ -95,7 +96,7 @@ def _wanted(state: BoardState, config: LabelConfig) -> bool:
 def make_labelled(
     game: Game,
     path: Path,
-    config: LabelConfig,
+    config: LabelledSetSettings,
     command: str,
     minutes: float | None = None,
     log: Callable[[str], None] = print,
@@ -118,7 +119,7 @@ def make_labelled(
         _drop_cut_line(path)
         existing = read_labelled(path)
         if existing.game.label != game.label or existing.header.get("settings") != settings:
-            raise ValueError(
+            raise InvalidValueError(
                 f"{path} holds a set of {existing.game.label} made with "
                 f"{existing.header.get('settings')}: give another file, or the same settings"
             )

@@ -24,6 +24,7 @@ from boardzoo.accuracy.labelled import LabelledPosition, LabelledSet, result_of
 from boardzoo.agents.base import Agent
 from boardzoo.arena.ratings import wilson_interval
 from boardzoo.checks import check_int
+from boardzoo.errors import InvalidValueError
 from boardzoo.search.evaluators import Evaluator, encode
 
 __all__ = ["Accuracy", "Share", "measure_accuracy", "measure_policy"]
@@ -134,7 +135,7 @@ def _tally(
     keeps = best = keeps_critical = best_critical = critical = 0
     for number, (position, move) in enumerate(zip(positions, moves, strict=True), start=1):
         if move not in position.scores:
-            raise ValueError(
+            raise InvalidValueError(
                 f"{who} played {move} in position {number} (moves {list(position.moves)}), "
                 f"not a legal action ({sorted(position.scores)})"
             )

@@ -19,6 +19,7 @@ import numpy as np
 
 from boardzoo.agents.aec_clones import Clones, clone_game
 from boardzoo.agents.aec_reading import Turn, class_name, env_facts, unwrap
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.state import checked_action
 
 __all__ = ["AECGameState"]
@@ -66,7 +67,7 @@ class AECGameState:
         raw = unwrap(env)
         agents = list(raw.possible_agents)
         if len(agents) != 2:
-            raise ValueError(f"the AEC adapter needs a two-player env, got agents {agents}")
+            raise InvalidValueError(f"the AEC adapter needs a two-player env, got agents {agents}")
         num_actions = int(raw.action_space(agents[0]).n)
         expected = env_facts(raw, num_actions)
         totals = {
@@ -74,7 +75,7 @@ class AECGameState:
         }
         found = clone_game(env, agents, num_actions, expected)
         if isinstance(found, list):
-            raise ValueError(
+            raise InvalidValueError(
                 _one_line(
                     f"{class_name(raw)} cannot be cloned for search: {'; '.join(found)}; {_OFFER}"
                 )

@@ -30,6 +30,7 @@ from boardzoo.agents.compiling import compile_notice
 from boardzoo.budget import new_counters
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.clock import monotonic_ns
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.learned.ntuple import load_net
@@ -138,12 +139,12 @@ class AlphaBetaAgent(Agent):
         depth = check_optional_int("depth", depth, 1, k.UNBOUNDED_DEPTH - 1)
         time_limit = check_optional_number("time_limit", time_limit)
         if depth is None and time_limit is None:
-            raise ValueError(
+            raise InvalidValueError(
                 "depth=none is not allowed without a time_limit: give a depth, a time limit or both"
             )
         exact_empties = check_int("exact_empties", exact_empties, 0, 64)
         if eval not in EVALS:
-            raise ValueError(f"eval must be one of {', '.join(EVALS)}, got {eval!r}")
+            raise InvalidValueError(f"eval must be one of {', '.join(EVALS)}, got {eval!r}")
         self.eval = eval
         self.depth = int(depth) if depth is not None else None
         self.time_limit = float(time_limit) if time_limit is not None else None

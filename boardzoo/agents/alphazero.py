@@ -26,6 +26,7 @@ from boardzoo.agents.settings import (
     PUCTSettings,
     TreeSettings,
 )
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import has_net, load_net
 from boardzoo.search.evaluators import Evaluator
@@ -73,7 +74,7 @@ def model_value_mix(metadata: Mapping[str, Any], where: str) -> float:
     try:
         return checks.check_number("value_mix", value, 0.0, 1.0, False)
     except ValueError as error:
-        raise ValueError(f"{where}: {error}") from None
+        raise InvalidValueError(f"{where}: {error}") from None
 
 
 class AlphaZeroAgent(PUCTAgent):
@@ -118,7 +119,7 @@ class AlphaZeroAgent(PUCTAgent):
             path = Path(self.model)
             if not path.is_file():
                 shipped = ", ".join(_shipped_names()) or "none yet"
-                raise ValueError(
+                raise InvalidValueError(
                     f"model={self.model!r} is neither a file nor a shipped model "
                     f"(shipped: {shipped})"
                 )
@@ -135,7 +136,7 @@ class AlphaZeroAgent(PUCTAgent):
             path = shipped_model(shipped_name(game))
             if path is None:
                 shipped = ", ".join(_shipped_names()) or "none yet"
-                raise ValueError(
+                raise InvalidValueError(
                     f"az: no shipped model for {game.label} (shipped: {shipped}); give "
                     "model=PATH, a model trained with `boardzoo train`"
                 )
@@ -166,7 +167,7 @@ class AlphaZeroAgent(PUCTAgent):
         if weight is None:
             weight = model_value_mix(metadata, str(config_path(self._model_file(game))))
         if weight != 0.0 and not has_net(game):
-            raise ValueError(
+            raise InvalidValueError(
                 f"value_mix={weight} needs a learned evaluation, and {game.label} has none: "
                 "leave value_mix unset or 0"
             )

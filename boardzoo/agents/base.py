@@ -8,6 +8,7 @@ from typing import Any, cast
 import numpy as np
 
 from boardzoo.agents.adapter import AECGameState
+from boardzoo.errors import InvalidTypeError, InvalidValueError
 from boardzoo.games.catalog import game_names
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
@@ -39,7 +40,7 @@ def make_rng(seed: Seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise ValueError(
+        raise InvalidValueError(
             f"seed={seed!r} is not allowed: it must be an integer, a numpy Generator or None"
         )
     return np.random.default_rng(seed)
@@ -75,7 +76,7 @@ class Agent(ABC):
 def board_state(state: GameState, agent: str) -> BoardState:
     """``state`` as a catalog game's position; a ``TypeError`` naming ``agent`` for other games."""
     if state.game is None:
-        raise TypeError(
+        raise InvalidTypeError(
             f"{agent} plays the catalog's games ({', '.join(game_names())}), "
             f"got a {type(state).__name__}"
         )
@@ -86,5 +87,5 @@ def legal_or_raise(state: GameState) -> list[int]:
     """The legal actions of ``state``; a clear error if the game is already over."""
     actions = state.legal_actions()
     if not actions:
-        raise ValueError("the game is over: there is no move to choose")
+        raise InvalidValueError("the game is over: there is no move to choose")
     return actions

@@ -34,6 +34,7 @@ from boardzoo.agents.compiling import compile_notice
 from boardzoo.budget import new_counters
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.clock import monotonic_ns
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.learned.ntuple import check_net_fits, has_net, load_net, load_net_file
@@ -129,15 +130,17 @@ class EngineAgent(Agent):
         self.time_limit = check_optional_number("time_limit", time_limit)
         self.depth = check_optional_int("depth", depth, 1, MAX_DEPTH)
         if self.time_limit is None and self.depth is None:
-            raise ValueError("time_limit=none needs a depth: give a time limit, a depth or both")
+            raise InvalidValueError(
+                "time_limit=none needs a depth: give a time limit, a depth or both"
+            )
         self.exact_empties = check_optional_int("exact_empties", exact_empties, 0, 64)
         if eval not in EVALS:
-            raise ValueError(f"eval must be one of {', '.join(EVALS)}, got {eval!r}")
+            raise InvalidValueError(f"eval must be one of {', '.join(EVALS)}, got {eval!r}")
         self.eval = eval
         if probcut is not None and (
             not isinstance(probcut, (int, float)) or isinstance(probcut, bool) or probcut < 0
         ):
-            raise ValueError(f"probcut={probcut!r} is not allowed: a number >= 0 (0 is off)")
+            raise InvalidValueError(f"probcut={probcut!r} is not allowed: a number >= 0 (0 is off)")
         self.probcut = None if probcut is None else float(probcut)
         self.net = net
         self._net_file = load_net_file(net) if net is not None else None

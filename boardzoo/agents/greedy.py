@@ -24,6 +24,7 @@ import numpy as np
 
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import load_net
 from boardzoo.learned.td_kernels import compiled_learned
@@ -51,7 +52,7 @@ class GreedyAgent(Agent):
 
     def __init__(self, eval: Literal["hand", "learned"] = "hand", seed: Seed = None) -> None:
         if eval not in ("hand", "learned"):
-            raise ValueError(f"eval must be one of hand, learned, got {eval!r}")
+            raise InvalidValueError(f"eval must be one of hand, learned, got {eval!r}")
         self.eval = eval
         self.seed = seed
         self._rng = make_rng(seed)

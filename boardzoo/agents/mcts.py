@@ -42,6 +42,7 @@ from boardzoo.agents.settings import (
     check_group,
     uct_rules,
 )
+from boardzoo.errors import InvalidValueError
 from boardzoo.games import GameState
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -177,7 +178,7 @@ class MCTSAgent(SearchAgent):
         """Prepare the search of a catalog game's position, or check that plain UCT can search
         a position of another game."""
         if state.is_terminal():
-            raise ValueError("the game is over: there is no move to search for")
+            raise InvalidValueError("the game is over: there is no move to search for")
         game = state.game
         if game is not None:
             new_preset = self._depends_on_game() and self._rules_game != game.name
@@ -190,13 +191,13 @@ class MCTSAgent(SearchAgent):
             or self.rules.enhanced
             or self.rules.threads > 1
         ):
-            raise ValueError(
+            raise InvalidValueError(
                 f"the MCTS enhancements, threads and presets search catalog games only "
                 f"(state.game is None for {type(state).__name__}): use plain UCT for other games"
             )
         count = len(state.legal_actions())
         if count >= self.tree.max_nodes:
-            raise ValueError(
+            raise InvalidValueError(
                 f"max_nodes={self.tree.max_nodes} is too small for this position: its {count} "
                 f"moves and the root need at least {count + 1} nodes"
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import all_games, get_game
 
 __all__ = ["PRESETS", "preset_options"]
@@ -22,5 +23,7 @@ def preset_options(preset: str, game: str) -> dict[str, Any]:
     """The options ``preset`` sets for the catalog game ``game`` (none for a game that does not
     name it)."""
     if preset not in PRESETS:
-        raise ValueError(f"preset={preset!r} is not allowed: it must be one of {list(PRESETS)}")
+        raise InvalidValueError(
+            f"preset={preset!r} is not allowed: it must be one of {list(PRESETS)}"
+        )
     return dict(get_game(game).presets.get(preset, {}))

@@ -21,6 +21,7 @@ from typing import Literal, cast
 import numpy as np
 
 from boardzoo.agents.engine import EngineAgent
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.learned.probcut import (
@@ -78,7 +79,9 @@ def discs_of(state: BoardState) -> int:
 
 def _check_depth(depth: int) -> None:
     if not isinstance(depth, int) or isinstance(depth, bool) or not MIN_DEPTH <= depth <= MAX_DEPTH:
-        raise ValueError(f"max_depth must be an integer {MIN_DEPTH}..{MAX_DEPTH}, got {depth!r}")
+        raise InvalidValueError(
+            f"max_depth must be an integer {MIN_DEPTH}..{MAX_DEPTH}, got {depth!r}"
+        )
 
 
 def calibrate(
@@ -119,13 +122,13 @@ def calibrate(
     check_evaluation(evaluation)
     _check_depth(max_depth)
     if not positions:
-        raise ValueError("calibrate needs positions")
+        raise InvalidValueError("calibrate needs positions")
     for state in positions:
         if state.game is not game or state.is_terminal():
-            raise ValueError(f"every position must be a {game.label} position, not finished")
+            raise InvalidValueError(f"every position must be a {game.label} position, not finished")
     done = [list(row) for row in scores[:max_depth]]
     if any(len(row) != len(positions) for row in done):
-        raise ValueError(f"scores must hold one score per position ({len(positions)})")
+        raise InvalidValueError(f"scores must hold one score per position ({len(positions)})")
     result = Calibration(evaluation, done, [discs_of(state) for state in positions])
     cells = board_cells(game)
     extend_fits(result, cells)

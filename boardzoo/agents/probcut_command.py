@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo.agents.probcut_calibration import calibrate, positions_digest, sample_positions
+from boardzoo.errors import BoardzooError, InvalidFileError, InvalidValueError
 from boardzoo.games.catalog import game_names, make_game
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import load_net
@@ -41,7 +42,7 @@ from boardzoo.learned.probcut import (
     save_probcut_file,
 )
 
-__all__ = ["UsageError", "main", "parse_moves", "read_openings"]
+__all__ = ["main", "parse_moves", "read_openings"]
 
 
 def _entry(
@@ -74,10 +75,6 @@ def _entry(
         "discs": calibration.discs,
         "scores": calibration.scores,
     }
-
-
-class UsageError(ValueError):
-    """A mistake on the command line (reported in one line, exit status 2)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -139,20 +136,20 @@ def _game(args: argparse.Namespace) -> Game:
     for text in args.option:
         name, equals, value = text.partition("=")
         if not equals or not value.strip().lstrip("-").isdigit():
-            raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. board_size=8")
+            raise InvalidValueError(f"--option {text!r}: write NAME=VALUE, e.g. board_size=8")
         options[name.strip()] = int(value)
     return make_game(args.game, **options)
 
 
 def _check_args(args: argparse.Namespace) -> None:
     if args.positions < MIN_PAIRS:
-        raise UsageError(f"--positions {args.positions} is too few: at least {MIN_PAIRS}")
+        raise InvalidValueError(f"--positions {args.positions} is too few: at least {MIN_PAIRS}")
     if not MIN_DEPTH <= args.max_depth <= MAX_DEPTH:
-        raise UsageError(f"--max-depth {args.max_depth}: give {MIN_DEPTH}..{MAX_DEPTH}")
+        raise InvalidValueError(f"--max-depth {args.max_depth}: give {MIN_DEPTH}..{MAX_DEPTH}")
     if args.seed < 0:
-        raise UsageError(f"--seed {args.seed}: give a number >= 0")
+        raise InvalidValueError(f"--seed {args.seed}: give a number >= 0")
     if args.random_plies is not None and args.random_plies < 0:
-        raise UsageError(f"--random-plies {args.random_plies}: give a number >= 0")
+        raise InvalidValueError(f"--random-plies {args.random_plies}: give a number >= 0")
 
 
 def parse_moves(game: Game, text: str) -> list[int]:
@@ -163,7 +160,7 @@ def parse_moves(game: Game, text: str) -> list[int]:
     while rest:
         found = [(name, action) for name, action in names if rest.startswith(name)]
         if not found:
-            raise ValueError(f"cannot read a move at {rest[:8]!r}")
+            raise InvalidValueError(f"cannot read a move at {rest[:8]!r}")
         name, action = max(found, key=lambda pair: len(pair[0]))
         actions.append(action)
         rest = rest[len(name) :]
@@ -183,12 +180,12 @@ def read_openings(game: Game, path: Path) -> tuple[list[list[int]], str]:
             for action in moves:
                 state = state.apply(action)
         except ValueError as error:
-            raise ValueError(f"{path}, line {number}: {error}") from None
+            raise InvalidFileError(f"{path}, line {number}: {error}") from None
         if state.is_terminal():
-            raise ValueError(f"{path}, line {number}: the opening ends the game")
+            raise InvalidFileError(f"{path}, line {number}: the opening ends the game")
         openings.append(moves)
     if not openings:
-        raise ValueError(f"{path}: no openings in it")
+        raise InvalidFileError(f"{path}: no openings in it")
     return openings, f"{path.name} sha256 {hashlib.sha256(raw).hexdigest()}"
 
 
@@ -223,7 +220,9 @@ def _run(args: argparse.Namespace) -> int:
     if path.exists():
         data = load_probcut_file(path)
         if data["game"] != game.name or data["options"] != dict(game.options):
-            raise ValueError(f"{path} is for {data['game']} {data['options']}, not {game.label}")
+            raise InvalidFileError(
+                f"{path} is for {data['game']} {data['options']}, not {game.label}"
+            )
 
     start = time.perf_counter()
     positions = sample_positions(game, args.positions, args.seed, openings, args.random_plies)
@@ -275,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{COMMAND}: interrupted (the depths done are saved)", file=sys.stderr)
         return 130
-    except (ValueError, OSError) as error:
+    except (BoardzooError, ValueError, OSError) as error:
         print(f"{COMMAND}: error: {_error_text(error)}", file=sys.stderr)
         return 2
 

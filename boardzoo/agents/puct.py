@@ -7,7 +7,7 @@
 (:class:`~boardzoo.search.batched.BatchedSearch`): one tree per worker, rooted at the position,
 whose leaves are evaluated by an :class:`~boardzoo.search.evaluators.Evaluator`. Here that is
 prior and value functions of a position
-(:class:`~boardzoo.search.function_evaluators.CallbackEvaluator`);
+(:class:`~boardzoo.search.evaluators.CallbackEvaluator`);
 :class:`~boardzoo.agents.AlphaZeroAgent` gives it a trained network and
 :class:`~boardzoo.agents.SB3PUCTAgent` a stable-baselines3 policy. The search's ``simulations``
 are counted below the root (the root's own evaluation comes first), so the root's moves share
@@ -34,11 +34,11 @@ from boardzoo.agents.search_info import (
 )
 from boardzoo.agents.settings import Budget, Endgame, PUCTSettings, TreeSettings, check_group
 from boardzoo.checks import check_choice, not_allowed
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
-from boardzoo.search.evaluators import Evaluator
-from boardzoo.search.function_evaluators import CallbackEvaluator, PriorFn, ValueFn
+from boardzoo.search.batched import BatchedSearch
+from boardzoo.search.evaluators import CallbackEvaluator, Evaluator, PriorFn, ValueFn
 from boardzoo.search.handover import prepare_solver, solve_root
 
 __all__ = ["PUCTAgent"]
@@ -113,26 +113,12 @@ class PUCTAgent(SearchAgent):
         their own. ``seed`` (an integer >= 0) seeds its playouts."""
         heuristic = self.rollout == "heuristic"
         if self.value_fn is None and heuristic and not game.spec.heuristic_rollout:
-            raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
+            raise InvalidValueError(f"{game.name} has no heuristic rollout: use rollout=random")
         return CallbackEvaluator(self.prior_fn, self.value_fn, self.rollout, seed)
 
     def _endgame(self, game: Game) -> tuple[int, int]:
         """``(exact_empties, solve_empties)`` for ``game`` (off unless set)."""
         return self.endgame.for_game(game)
-
-    def _config(self, game: Game) -> PUCTConfig:
-        puct = self.puct
-        return PUCTConfig(
-            solve_empties=self._endgame(game)[1],
-            c_init=puct.c_init,
-            c_base=puct.c_base,
-            dirichlet_alpha=puct.dirichlet_alpha,
-            dirichlet_epsilon=puct.dirichlet_epsilon,
-            gumbel=puct.search == "gumbel",
-            gumbel_k=puct.gumbel_k,
-            leaves_per_tree=puct.leaves_for(self.budget),
-            max_nodes=self.tree.max_nodes,
-        )
 
     def prepare(self, game: Game) -> None:
         """Make the evaluator and the compiled search of ``game`` before any clock runs.
@@ -151,7 +137,10 @@ class PUCTAgent(SearchAgent):
         child = np.random.SeedSequence(self._seeds.entropy, spawn_key=(key,))
         search_seed, evaluator_seed = (int(x) % 2**62 for x in child.generate_state(2))
         evaluator = self._make_evaluator(game, evaluator_seed)
-        search = BatchedSearch(game, self.tree.workers, self._config(game), search_seed)
+        settings = self.puct.batched_settings(
+            self.budget, max_nodes=self.tree.max_nodes, solve_empties=self._endgame(game)[1]
+        )
+        search = BatchedSearch(game, self.tree.workers, settings, search_seed)
         if self._endgame(game)[0]:
             prepare_solver(game)
         with compile_notice(f"the AlphaZero search for {game.name}", 15):
@@ -166,10 +155,10 @@ class PUCTAgent(SearchAgent):
         """Search ``state``, a position in play of a catalog game; also kept in
         :attr:`last_search`."""
         if state.is_terminal():
-            raise ValueError("the game is over: there is no move to search for")
+            raise InvalidValueError("the game is over: there is no move to search for")
         game = state.game
         if game is None:
-            raise ValueError(
+            raise InvalidValueError(
                 f"{type(self).__name__} searches the catalog's games (state.game is None for "
                 f"{type(state).__name__}): search other games with MCTSAgent (UCT)"
             )

@@ -22,6 +22,7 @@ from typing import Any, Literal, cast, get_args, get_origin
 
 from boardzoo.agents.base import Agent
 from boardzoo.agents.settings import Settings
+from boardzoo.errors import InvalidTypeError, InvalidValueError
 
 __all__ = [
     "AGENT_CLASSES",
@@ -47,7 +48,7 @@ AGENT_CLASSES: dict[str, str] = {
     "engine": "boardzoo.agents.engine:EngineAgent",
     "mcts": "boardzoo.agents.mcts:MCTSAgent",
     "sb3": "boardzoo.agents.sb3_agent:SB3Agent",
-    "puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",
+    "sb3puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",
     "az": "boardzoo.agents.alphazero:AlphaZeroAgent",
     "solver": "boardzoo.agents.solver_agent:SolverAgent",
 }
@@ -58,7 +59,7 @@ _entry_points_loaded = False
 _NOT_FROM_TEXT = {"seed", "prior_fn", "value_fn"}
 
 
-class AgentSpecError(ValueError):
+class AgentSpecError(InvalidValueError):
     """A spec names an unknown agent or key, or a value that does not fit."""
 
 
@@ -88,7 +89,7 @@ def agent_class(name: str) -> type[Agent]:
 
 
 def register_agent(name: str, target: str) -> None:
-    """Register ``"module:Class"`` under ``name`` (later issues and users add their own)."""
+    """Register ``"module:Class"`` under ``name`` (users add their own this way)."""
     if not name.isidentifier():
         raise AgentSpecError(f"agent names are identifiers, got {name!r}")
     AGENT_CLASSES[name] = target
@@ -142,7 +143,7 @@ def spec_keys(cls: type) -> dict[str, SpecKey]:
         field_hints = typing.get_type_hints(annotation)
         for field in dataclasses.fields(annotation):
             if field.name in keys:
-                raise TypeError(f"{cls.__name__}: option {field.name!r} is defined twice")
+                raise InvalidTypeError(f"{cls.__name__}: option {field.name!r} is defined twice")
             keys[field.name] = SpecKey(
                 field_hints[field.name], name, getattr(defaults, field.name), annotation
             )
@@ -176,7 +177,7 @@ def _convert(text: str, annotation: Any) -> Any:
         for option in get_args(annotation):
             if str(option) == text:
                 return option
-        raise ValueError(text)
+        raise InvalidValueError(text)
     if origin in (typing.Union, types.UnionType):
         options = [a for a in get_args(annotation) if a is not type(None)]
         if text.lower() == "none" and len(options) < len(get_args(annotation)):
@@ -186,20 +187,20 @@ def _convert(text: str, annotation: Any) -> Any:
                 return _convert(text, option)
             except ValueError:
                 pass
-        raise ValueError(text)
+        raise InvalidValueError(text)
     if annotation is bool:
         if text.lower() in ("true", "yes", "1"):
             return True
         if text.lower() in ("false", "no", "0"):
             return False
-        raise ValueError(text)
+        raise InvalidValueError(text)
     if annotation is int:
         return int(text.replace("_", ""))
     if annotation is float:
         return float(text.replace("_", ""))
     if annotation is str:
         return text
-    raise ValueError(text)
+    raise InvalidValueError(text)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

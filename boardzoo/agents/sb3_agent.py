@@ -11,7 +11,7 @@ Only load model files you trust.
 ``PUCTAgent(agent.prior, agent.value)`` (one network call per position);
 :meth:`SB3Agent.evaluate_batch` evaluates a whole batch in one call, which is how
 ``SB3PUCTAgent`` (spec ``puct:``) uses the model
-(:class:`~boardzoo.search.function_evaluators.SB3Evaluator`).
+(:class:`~boardzoo.search.evaluators.SB3Evaluator`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import numpy as np
 
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.checks import check_choice
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games import GameState
 from boardzoo.games.spec import Game
 
@@ -64,19 +65,19 @@ def describe_model_file(path: str | Path) -> dict[str, Any]:
     file = _model_file(path)
     expected = "a .zip saved by stable-baselines3 is expected"
     if not file.exists():
-        raise ValueError(f"path={str(path)!r} does not exist ({expected})")
+        raise InvalidFileError(f"path={str(path)!r} does not exist ({expected})")
     if file.is_dir():
-        raise ValueError(f"path={str(path)!r} is a folder ({expected})")
+        raise InvalidFileError(f"path={str(path)!r} is a folder ({expected})")
     try:
         with zipfile.ZipFile(file) as archive:
             data = json.loads(archive.read("data"))
     except OSError as error:
         reason = (error.strerror or type(error).__name__).lower()
-        raise ValueError(f"path={str(path)!r} cannot be read: {reason}") from None
+        raise InvalidFileError(f"path={str(path)!r} cannot be read: {reason}") from None
     except (zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError):
-        raise ValueError(f"path={str(path)!r} is not a model file ({expected})") from None
+        raise InvalidFileError(f"path={str(path)!r} is not a model file ({expected})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"path={str(path)!r} is not a model file ({expected})")
+        raise InvalidFileError(f"path={str(path)!r} is not a model file ({expected})")
     return data
 
 
@@ -105,7 +106,9 @@ def load_model(path: str | Path, algo: str = "auto") -> Any:
             return cls.load(str(_model_file(path)), device="cpu")
         except (ValueError, KeyError, TypeError, AssertionError) as error:
             errors.append(f"{class_name}: {error}")
-    raise ValueError(f"{str(path)!r} is not a model of {', '.join(names)}: " + "; ".join(errors))
+    raise InvalidFileError(
+        f"{str(path)!r} is not a model of {', '.join(names)}: " + "; ".join(errors)
+    )
 
 
 class SB3Agent(Agent):
@@ -193,7 +196,7 @@ class SB3Agent(Agent):
         """The value head's estimates of a batch, ``[B]`` (a tensor, not clipped)."""
         policy = self.model.policy
         if not hasattr(policy, "value_net"):
-            raise ValueError(f"{type(self.model).__name__} has no value head")
+            raise InvalidValueError(f"{type(self.model).__name__} has no value head")
         features = policy.extract_features(observation, policy.vf_features_extractor)
         return policy.value_net(policy.mlp_extractor.forward_critic(features))[:, 0]
 
@@ -249,7 +252,9 @@ class SB3Agent(Agent):
 
         batch = np.asarray(observations)
         if batch.ndim != 4 or batch.shape[1] != 2:
-            raise ValueError(f"observations must be [B, 2, rows, cols], got shape {batch.shape}")
+            raise InvalidValueError(
+                f"observations must be [B, 2, rows, cols], got shape {batch.shape}"
+            )
         planes = torch.as_tensor(np.ascontiguousarray(np.moveaxis(batch, 1, 3)))
         with torch.no_grad():
             scores = self._scores(planes).cpu().numpy().astype(np.float32)

@@ -1,13 +1,14 @@
-"""AlphaZero-style search with a trained SB3 policy: ``SB3PUCTAgent(path)``, spec ``puct:path=...``.
+"""AlphaZero-style search with a trained SB3 policy: ``SB3PUCTAgent(path)``, spec
+``sb3puct:path=...``.
 
 A :class:`~boardzoo.agents.puct.PUCTAgent` whose PUCT prior is the policy's action probabilities
 (restricted to the legal moves) and, with ``value_head=True``, whose leaves are scored by the
 policy's value head instead of a rollout. The search is the search core's batched AlphaZero
 search (:mod:`boardzoo.search.batched`); the policy is evaluated once per batch of leaves
-(:class:`~boardzoo.search.function_evaluators.SB3Evaluator`: one leaf a step with a simulation
+(:class:`~boardzoo.search.evaluators.SB3Evaluator`: one leaf a step with a simulation
 budget,
 several with only a time limit). Everything else (budget, search rule, trees) is the option
-groups every PUCT agent has (:mod:`boardzoo.agents.settings`), so ``puct:path=ppo.zip`` and
+groups every PUCT agent has (:mod:`boardzoo.agents.settings`), so ``sb3puct:path=ppo.zip`` and
 ``az`` differ only in what scores the leaves.
 
 Warning: loading the model runs pickled code; only load model files you trust.
@@ -21,9 +22,9 @@ from boardzoo.agents.base import Seed
 from boardzoo.agents.puct import PUCTAgent
 from boardzoo.agents.sb3_agent import Algorithm, SB3Agent, policy_module
 from boardzoo.agents.settings import Budget, PUCTSettings, TreeSettings
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
-from boardzoo.search.evaluators import Evaluator
-from boardzoo.search.function_evaluators import SB3Evaluator
+from boardzoo.search.evaluators import Evaluator, SB3Evaluator
 
 __all__ = ["SB3PUCTAgent"]
 
@@ -44,7 +45,7 @@ class SB3PUCTAgent(PUCTAgent):
         seed: seed of the search's randomness.
     """
 
-    name = "puct"
+    name = "sb3puct"
 
     def __init__(
         self,
@@ -61,7 +62,7 @@ class SB3PUCTAgent(PUCTAgent):
         self.path = self.policy.path
         self.value_head = bool(value_head)
         if self.value_head and ".dqn." in policy_module(self.policy.description):
-            raise ValueError(
+            raise InvalidValueError(
                 f"value_head=true is not allowed with path={path!r}: it needs a model with a "
                 "value head (PPO, A2C, MaskablePPO), and this is a DQN model"
             )
@@ -87,7 +88,7 @@ class SB3PUCTAgent(PUCTAgent):
         """
         self.policy.prepare(game)
         if self.value_head and not hasattr(self.policy.model.policy, "value_net"):
-            raise ValueError(
+            raise InvalidValueError(
                 f"value_head=true is not allowed with path={self.path!r}: it needs a model with "
                 "a value head"
             )

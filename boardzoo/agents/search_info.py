@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.errors import BudgetError
 from boardzoo.search.batched import SearchResult
 from boardzoo.search.solver import SolveResult
 
@@ -114,10 +115,10 @@ def choose_move(moves: Sequence[MoveStats], final: str, solver: bool = False) ->
             left; a proven draw beats an unproven move whose mean value is below a draw.
 
     Raises:
-        RuntimeError: no move was searched.
+        BudgetError: no move was searched (a RuntimeError).
     """
     if not moves:
-        raise RuntimeError("the search ran no simulation; raise the budget or max_nodes")
+        raise BudgetError("the search ran no simulation; raise the budget or max_nodes")
     candidates = list(moves)
     if solver:
         wins = [m for m in moves if m.proven == "win"]

@@ -26,8 +26,10 @@ from boardzoo.checks import (
     check_optional_int,
     check_optional_number,
 )
+from boardzoo.errors import InvalidTypeError, InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.search import tree as tr
+from boardzoo.search.batched_settings import BatchedSearchSettings
 from boardzoo.search.handover import default_empties
 from boardzoo.search.options import ROLLOUT_POLICIES, ROLLOUT_RANDOM, Rules
 
@@ -64,7 +66,7 @@ class Settings:
 def check_group(name: str, value: Any, kind: type[Settings]) -> Any:
     """``value`` if it is a ``kind`` (an agent's group of options), else a ``TypeError``."""
     if not isinstance(value, kind):
-        raise TypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
+        raise InvalidTypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
     return value
 
 
@@ -78,7 +80,7 @@ class Budget(Settings):
 
     Attributes:
         simulations: simulations per move (at least 1); none: the agent's own default
-            (``mcts`` 1000, ``az`` and ``puct`` 200) when ``time_limit`` is not given either.
+            (``mcts`` 1000, ``az`` and ``sb3puct`` 200) when ``time_limit`` is not given either.
         time_limit: seconds per move (a number > 0). With ``simulations`` too, whichever comes
             first.
     """
@@ -143,7 +145,7 @@ class TreeSettings(Settings):
         need = nodes * tr.BYTES_PER_NODE * workers
         memory = _physical_memory()
         if memory is not None and need > memory:
-            raise ValueError(
+            raise InvalidValueError(
                 f"max_nodes={nodes} is not allowed: {workers} tree(s) of {nodes} nodes "
                 f"({tr.BYTES_PER_NODE} bytes each) need {need / 1e9:.1f} GB, more than this "
                 f"machine's {memory / 1e9:.1f} GB of memory; it must be at most "
@@ -388,3 +390,31 @@ class PUCTSettings(Settings):
         if self.leaves is not None:
             return self.leaves
         return TIMED_LEAVES if budget.simulations is None and budget.time_limit is not None else 1
+
+    def batched_settings(
+        self, budget: Budget, *, max_nodes: int | None = None, solve_empties: int = 0
+    ) -> BatchedSearchSettings:
+        """The batched search's settings (:class:`~boardzoo.search.batched.BatchedSearch`) for
+        these options: the one mapping from them to the search's, which the PUCT agents and
+        AlphaZero's training both use.
+
+        Args:
+            budget: the search's budget (it sets the leaves per network call: :meth:`leaves_for`).
+            max_nodes: nodes each tree may hold (``None``: as many as the budget needs).
+            solve_empties: leaves with at most this many empty squares are solved (0: none).
+
+        Returns:
+            The settings, Dirichlet noise left out under Gumbel (its root noise is its own).
+        """
+        gumbel = self.search == "gumbel"
+        return BatchedSearchSettings(
+            c_init=self.c_init,
+            c_base=self.c_base,
+            dirichlet_alpha=None if gumbel else self.dirichlet_alpha,
+            dirichlet_epsilon=self.dirichlet_epsilon,
+            gumbel=gumbel,
+            gumbel_k=self.gumbel_k,
+            leaves_per_tree=self.leaves_for(budget),
+            max_nodes=max_nodes,
+            solve_empties=solve_empties,
+        )

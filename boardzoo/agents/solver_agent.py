@@ -17,6 +17,7 @@ from typing import Any, Literal
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.engine import EngineAgent
 from boardzoo.checks import check_optional_int, check_optional_number
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.search.handover import prepare_solver
@@ -59,9 +60,11 @@ class SolverAgent(Agent):
         self.time_limit = check_optional_number("time_limit", time_limit)
         self.max_empties = check_optional_int("max_empties", max_empties, 0, 64)
         if fallback not in FALLBACKS:
-            raise ValueError(f"fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+            raise InvalidValueError(
+                f"fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}"
+            )
         if ties not in TIES:
-            raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+            raise InvalidValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
         self.fallback = fallback
         self.ties = ties
         self.seed = seed
@@ -73,7 +76,7 @@ class SolverAgent(Agent):
         """Without a fallback, the game's start must be within the solver's reach."""
         start = game.initial_state()
         if self.fallback == "none" and not solvable(start, self.max_empties):
-            raise ValueError(f"its start has {self._beyond(start)}")
+            raise InvalidValueError(f"its start has {self._beyond(start)}")
 
     def prepare(self, game: Game) -> None:
         """Load the game's solver (and the engine, with ``fallback=engine``) before any clock."""
@@ -103,12 +106,14 @@ class SolverAgent(Agent):
                     return int(self._rng.choice(result.best_moves))
                 return result.best_moves[0]
             if self.fallback == "none":
-                raise ValueError(
+                raise InvalidValueError(
                     f"solver: the solve of this {state.game.label} position did not finish "
                     f"within time_limit={self.time_limit} s; give more time or fallback=engine"
                 )
         elif self.fallback == "none":
-            raise ValueError(f"solver: this {state.game.label} position has {self._beyond(state)}")
+            raise InvalidValueError(
+                f"solver: this {state.game.label} position has {self._beyond(state)}"
+            )
         return self._fallback_engine().act(env)
 
     def _solve_clock(self) -> float | None:

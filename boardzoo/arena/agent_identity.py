@@ -17,6 +17,7 @@ from typing import Any
 from boardzoo.agents import registry
 from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import agent_class, parse_spec
+from boardzoo.errors import InvalidValueError
 
 __all__ = [
     "AgentNotPicklableError",
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 
-class AgentNotPicklableError(ValueError):
+class AgentNotPicklableError(InvalidValueError):
     """An agent object that cannot be sent to its own process (it does not pickle)."""
 
 

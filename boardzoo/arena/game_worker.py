@@ -32,6 +32,7 @@ from boardzoo.arena.process_player import ProcessPlayer
 from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.referee import play_game
 from boardzoo.arena.settings import GameTask, MatchSettings
+from boardzoo.errors import BoardzooError
 
 __all__ = ["GameWorker", "WorkerDiedError", "WorkerProcess"]
 
@@ -100,7 +101,7 @@ class GameWorker:
             player.close()
 
 
-class WorkerDiedError(ChildProcessError):
+class WorkerDiedError(BoardzooError, ChildProcessError):
     """A worker process ended while it played a game (its game can be played again)."""
 
 

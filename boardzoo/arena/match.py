@@ -23,6 +23,7 @@ from boardzoo.arena.results import MatchResult, MatchTotals, RecordSource
 from boardzoo.arena.runner import RecordedRun
 from boardzoo.arena.settings import ArenaSettings, GameTask, make_settings, match_options
 from boardzoo.arena.sprt import SequentialTest, parse_sprt
+from boardzoo.errors import InvalidTypeError, InvalidValueError
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 
@@ -64,12 +65,14 @@ def prepare_agents(
     """
     if any(not isinstance(a, (str, Agent)) for a in agents):
         kinds = [type(a).__name__ for a in agents if not isinstance(a, (str, Agent))]
-        raise TypeError(f"agents must be spec strings or boardzoo Agent objects, got {kinds}")
+        raise InvalidTypeError(
+            f"agents must be spec strings or boardzoo Agent objects, got {kinds}"
+        )
     check_specs(agents, game)
     objects = [a for a in agents if isinstance(a, Agent)]
     if objects and not settings.isolate:
         if settings.workers != 1 or settings.backend != "local":
-            raise ValueError(
+            raise InvalidValueError(
                 "agent objects played in this process (isolate=False) are shared by every "
                 "game: use workers=1 and the local backend, or let them run in their own "
                 "processes (isolate=True, the default)"
@@ -130,7 +133,9 @@ def play_match(
     """
     arena = (settings or ArenaSettings()).with_changes(**changes)
     if isinstance(agents, str):
-        raise ValueError("agents must be a pair of specs, e.g. ('mcts', 'greedy'), not one string")
+        raise InvalidValueError(
+            "agents must be a pair of specs, e.g. ('mcts', 'greedy'), not one string"
+        )
     chosen = match_options(game, options)
     match = make_settings(game, agents, chosen, arena)
     played = prepare_agents(agents, arena, make_game(game, **chosen))

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.catalog import get_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -90,7 +91,7 @@ class OpeningSuite:
     def index_of_game(self, game_index: int) -> int:
         """The opening that game ``game_index`` starts from: ``(game_index // 2) % len(self)``."""
         if not self.moves:
-            raise ValueError(
+            raise InvalidValueError(
                 f"the openings {self.source!r} are known by name only here: load them "
                 "(load_openings) to play from them"
             )
@@ -148,7 +149,7 @@ def parse_opening(game: Game, text: str, where: str = "opening") -> tuple[int, .
         position = 0
         while position < len(chunk):
             if state.is_terminal():
-                raise ValueError(
+                raise InvalidValueError(
                     f"{where}: the game is over {after()}, but the opening goes on with "
                     f"{chunk[position : position + _SHOWN]!r}"
                 )
@@ -156,14 +157,14 @@ def parse_opening(game: Game, text: str, where: str = "opening") -> tuple[int, .
             name = next((n for n in names if chunk.startswith(n, position)), None)
             if name is None:
                 shown = chunk[position : position + _SHOWN]
-                raise ValueError(
+                raise InvalidValueError(
                     f"{where}: cannot read move {len(moves) + 1} {shown!r} {after()}: "
                     f"{game.label} moves are named like {game.action_names[0]}; legal moves "
                     f"there: {', '.join(legal)}"
                 )
             action = by_name[name]
             if not state.is_legal(action):
-                raise ValueError(
+                raise InvalidValueError(
                     f"{where}: move {len(moves) + 1} {name!r} is not legal {after()}; legal "
                     f"moves there: {', '.join(legal)}"
                 )
@@ -171,9 +172,9 @@ def parse_opening(game: Game, text: str, where: str = "opening") -> tuple[int, .
             moves.append(action)
             position += len(name)
     if not moves:
-        raise ValueError(f"{where}: no moves")
+        raise InvalidValueError(f"{where}: no moves")
     if state.is_terminal():
-        raise ValueError(
+        raise InvalidValueError(
             f"{where}: the opening {opening_text(game, moves)} ends the game: an opening must "
             "leave a game to play"
         )
@@ -190,7 +191,7 @@ def balanced_file(game: Game) -> Path:
     path = BALANCED_DIR / f"{game.file_stem}.txt"
     if not path.is_file():
         have = ", ".join(sorted(p.stem for p in BALANCED_DIR.glob("*.txt"))) or "none"
-        raise ValueError(
+        raise InvalidValueError(
             f"no balanced openings ship for {game.label} (those that do: {have}); make some "
             "with scripts/make_openings.py and pass the file"
         )
@@ -203,16 +204,16 @@ def _read_file(path: Path, source: str, game: Game) -> OpeningSuite:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"cannot read openings: {shown} does not exist") from None
+        raise InvalidFileError(f"cannot read openings: {shown} does not exist") from None
     except IsADirectoryError:
-        raise ValueError(f"cannot read openings: {shown} is a folder, not a file") from None
+        raise InvalidFileError(f"cannot read openings: {shown} is a folder, not a file") from None
     except OSError as error:
         reason = (error.strerror or type(error).__name__).lower()
-        raise ValueError(f"cannot read openings from {shown}: {reason}") from None
+        raise InvalidFileError(f"cannot read openings from {shown}: {reason}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError(f"cannot read openings from {shown}: not UTF-8 text") from None
+        raise InvalidFileError(f"cannot read openings from {shown}: not UTF-8 text") from None
     texts: list[str] = []
     moves: list[tuple[int, ...]] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -223,7 +224,7 @@ def _read_file(path: Path, source: str, game: Game) -> OpeningSuite:
         moves.append(actions)
         texts.append(opening_text(game, actions))
     if not texts:
-        raise ValueError(
+        raise InvalidFileError(
             f"{shown} holds no openings: write one per line, as move names (e.g. "
             f"{_example(game)}); lines starting with # are comments"
         )
@@ -262,7 +263,7 @@ def load_openings(openings: OpeningsSource, game: Game | str) -> OpeningSuite:
         game = get_game(game).make()
     if isinstance(openings, OpeningSuite):
         if not openings.moves:
-            raise ValueError(f"the openings {openings.source!r} are known by name only")
+            raise InvalidValueError(f"the openings {openings.source!r} are known by name only")
         moves = tuple(
             parse_opening(game, text, f"{openings.source}, opening {i + 1}")
             for i, text in enumerate(openings.texts)
@@ -278,13 +279,13 @@ def load_openings(openings: OpeningsSource, game: Game | str) -> OpeningSuite:
         return _read_file(Path(shown), shown, game)
     if isinstance(openings, Sequence) and all(isinstance(o, str) for o in openings):
         if not openings:
-            raise ValueError("openings: the list is empty; give at least one opening")
+            raise InvalidValueError("openings: the list is empty; give at least one opening")
         parsed = [
             parse_opening(game, text, f"openings[{i}] {text!r}") for i, text in enumerate(openings)
         ]
         texts = tuple(opening_text(game, actions) for actions in parsed)
         return OpeningSuite("list", texts, tuple(parsed), _digest(texts))
-    raise ValueError(
+    raise InvalidValueError(
         f"openings must be a file, 'balanced' or a list of move strings, got {openings!r}"
     )
 
@@ -301,7 +302,7 @@ def match_openings(
     if openings is None:
         return None
     if opening_plies not in (None, 0):
-        raise ValueError(
+        raise InvalidValueError(
             f"openings and opening_plies={opening_plies!r} both choose how games start: the "
             "openings of a suite or random plies; give one of them"
         )

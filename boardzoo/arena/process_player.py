@@ -31,6 +31,7 @@ from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import make_agent
 from boardzoo.arena.agent_identity import PackedAgent, agent_label, pack_agent
 from boardzoo.arena.players import SETUP_TIMEOUT, Answer, Player, move_answer
+from boardzoo.errors import InvalidTypeError
 from boardzoo.games.spec import Game
 
 __all__ = ["ProcessPlayer"]
@@ -61,7 +62,7 @@ class ProcessPlayer(Player):
         if isinstance(agent, Agent):
             agent = pack_agent(agent)
         if not isinstance(agent, (str, PackedAgent)):
-            raise TypeError(
+            raise InvalidTypeError(
                 f"a ProcessPlayer plays an agent spec or an Agent object, got "
                 f"{type(agent).__name__}"
             )

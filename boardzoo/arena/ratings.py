@@ -28,6 +28,8 @@ from typing import cast
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
+
 __all__ = [
     "ELO_CLIP",
     "EloFit",
@@ -47,7 +49,7 @@ _LN10_400 = math.log(10.0) / 400.0
 
 def _z(confidence: float) -> float:
     if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+        raise InvalidValueError(f"confidence must be between 0 and 1, got {confidence!r}")
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
@@ -63,9 +65,9 @@ def wilson_interval(score: float, games: int, confidence: float = 0.95) -> tuple
         ``(low, high)``; ``(0.0, 1.0)`` when there are no games.
     """
     if not 0.0 <= score <= 1.0 or math.isnan(score):
-        raise ValueError(f"score must be in [0, 1], got {score!r}")
+        raise InvalidValueError(f"score must be in [0, 1], got {score!r}")
     if games < 0:
-        raise ValueError(f"games must be >= 0, got {games!r}")
+        raise InvalidValueError(f"games must be >= 0, got {games!r}")
     if games == 0:
         return 0.0, 1.0
     z = _z(confidence)
@@ -87,7 +89,7 @@ def score_interval(
     """
     for name, value in (("wins", wins), ("draws", draws), ("losses", losses)):
         if value < 0:
-            raise ValueError(f"{name} must be >= 0, got {value!r}")
+            raise InvalidValueError(f"{name} must be >= 0, got {value!r}")
     games = wins + draws + losses
     if games == 0:
         return math.nan, 0.0, 1.0
@@ -109,7 +111,7 @@ def elo_from_score(score: float, clip: float = ELO_CLIP) -> float:
     if math.isnan(score):
         return math.nan
     if not 0.0 <= score <= 1.0:
-        raise ValueError(f"score must be in [0, 1], got {score!r}")
+        raise InvalidValueError(f"score must be in [0, 1], got {score!r}")
     if score <= 0.0:
         return -clip
     if score >= 1.0:
@@ -190,7 +192,7 @@ def _tables(
     totals = list(totals)
     names = list(agents) if agents is not None else []
     if len(set(names)) != len(names):
-        raise ValueError(f"agents must be distinct, got {names}")
+        raise InvalidValueError(f"agents must be distinct, got {names}")
     if agents is None:
         for a, b, _, _ in totals:
             for name in (a, b):
@@ -202,13 +204,15 @@ def _tables(
     for a, b, count, score in totals:
         for name in (a, b):
             if name not in index:
-                raise ValueError(f"result for {name!r}, which is not among the agents {names}")
+                raise InvalidValueError(
+                    f"result for {name!r}, which is not among the agents {names}"
+                )
         if a == b:
-            raise ValueError(f"an agent cannot play itself in a rating fit: {a!r}")
+            raise InvalidValueError(f"an agent cannot play itself in a rating fit: {a!r}")
         if per_game and not 0.0 <= score <= 1.0:
-            raise ValueError(f"a game score must be in [0, 1], got {score!r} for {a} vs {b}")
+            raise InvalidValueError(f"a game score must be in [0, 1], got {score!r} for {a} vs {b}")
         if not per_game and not 0.0 <= score <= count:
-            raise ValueError(
+            raise InvalidValueError(
                 f"{a} vs {b}: {score!r} points in {count!r} games (points must be within "
                 "0 and the games)"
             )
@@ -315,26 +319,26 @@ def _fit(
     """The fit of :func:`fit_elo` from :func:`_tables`."""
     names, games, points = tables
     if len(names) < 2:
-        raise ValueError(f"rating needs at least two agents, got {names}")
+        raise InvalidValueError(f"rating needs at least two agents, got {names}")
     played = games.sum(axis=1)
     for name, count in zip(names, played, strict=True):
         if count == 0:
-            raise ValueError(f"agent {name!r} has played no games: it cannot be rated")
+            raise InvalidValueError(f"agent {name!r} has played no games: it cannot be rated")
     met = games > 0
     if len(_reachable(met, 0)) < len(names):
         apart = [names[i] for i in range(len(names)) if i not in _reachable(met, 0)]
-        raise ValueError(
+        raise InvalidValueError(
             f"agents {apart} never played (directly or through others) against {names[0]!r}: "
             "their ratings cannot be compared"
         )
     anchor = names[0] if anchor is None else anchor
     if anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not among the agents {names}")
+        raise InvalidValueError(f"anchor {anchor!r} is not among the agents {names}")
     scored = points > 0
     exists = len(_reachable(scored, 0)) == len(names) and len(_reachable(scored.T, 0)) == len(names)
     prior = (0.0 if exists else 1.0) if prior_draws is None else float(prior_draws)
     if prior < 0:
-        raise ValueError(f"prior_draws must be >= 0, got {prior_draws!r}")
+        raise InvalidValueError(f"prior_draws must be >= 0, got {prior_draws!r}")
     games = games + prior * met
     points = points + prior / 2.0 * met
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.catalog import get_game
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ RECORD_FORMAT = 2
 TIMING_FIELDS = ("timestamp", "move_times", "forfeit_time")
 
 
-class RecordError(ValueError):
+class RecordError(InvalidFileError):
     """A record file that cannot be read, or a line in it that is not a valid record."""
 
 
@@ -81,7 +82,7 @@ class RecordWarning(UserWarning):
     """A record file that can be read, with something skipped (a last line cut short)."""
 
 
-class MatchSettingsError(ValueError):
+class MatchSettingsError(InvalidValueError):
     """A record file that belongs to a different match than the one asked to resume."""
 
 
@@ -137,7 +138,7 @@ class GameRecord(TypedDict, total=False):
 
 
 def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+    raise InvalidValueError(f"{name} is not a JSON number")
 
 
 def parse_record(text: str, where: str) -> GameRecord:

@@ -17,6 +17,7 @@ from typing import Any
 
 from boardzoo.arena.record_reading import IndexSet, RecordStream, os_reason
 from boardzoo.arena.record_schema import GameRecord, MatchSettingsError, RecordError
+from boardzoo.errors import OutputExistsError
 
 __all__ = [
     "ARENA_FIELDS",
@@ -149,7 +150,7 @@ def open_records(
     truncate_at = None
     if _holds_something(path):
         if not resume:
-            raise FileExistsError(
+            raise OutputExistsError(
                 f"{path} already holds games: resume that run (resume=True, --resume) or "
                 "choose another file"
             )

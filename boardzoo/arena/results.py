@@ -22,6 +22,7 @@ from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.referee import FORFEIT_REASONS
 from boardzoo.arena.settings import MatchSettings, settings_of
 from boardzoo.arena.sprt import SPRT, SequentialTest, SPRTResult, parse_sprt
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 
@@ -84,7 +85,7 @@ def _records_of(
         return kept
     if source is not None:
         return source.read()
-    raise ValueError(
+    raise InvalidValueError(
         f"the {games} games of this {what} were not kept: a result keeps its records in memory "
         f"up to {KEEP_RECORDS} games, and reads a longer run's back from its record file; "
         "this one had none (play it with out=FILE to keep every game)"
@@ -165,7 +166,9 @@ class MatchResult:
         """
         if settings is None:
             if not records:
-                raise ValueError("no records: pass the match settings to summarise zero games")
+                raise InvalidValueError(
+                    "no records: pass the match settings to summarise zero games"
+                )
             settings = settings_of(records[0])
         totals = MatchTotals(settings, sprt, keep=None)
         for record in sorted(records, key=lambda r: r["game_index"]):

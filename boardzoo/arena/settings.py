@@ -23,6 +23,7 @@ from boardzoo.arena.openings import OpeningsSource, OpeningSuite, match_openings
 from boardzoo.arena.players import SETUP_TIMEOUT
 from boardzoo.arena.record_schema import GameRecord, record_options
 from boardzoo.arena.sprt import SPRT, parse_sprt
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import get_game, make_game
 from boardzoo.games.spec import Game
 
@@ -42,7 +43,7 @@ _DEFAULT_PAIRED_OPENING = 4  # random plies of a paired opening when none are gi
 
 def _positive_int(name: str, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
+        raise InvalidValueError(f"{name} must be a positive int, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,9 @@ class ArenaSettings:
         _positive_int("games", self.games)
         _positive_int("workers", self.workers)
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
-            raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
+            raise InvalidValueError(f"seed must be a non-negative int, got {self.seed!r}")
         if self.seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
+            raise InvalidValueError(f"seed must be a non-negative int, got {self.seed!r}")
         limit = self.time_limit
         if limit is not None and (
             isinstance(limit, bool)
@@ -114,20 +115,22 @@ class ArenaSettings:
             or not limit > 0
             or math.isinf(limit)
         ):
-            raise ValueError(
+            raise InvalidValueError(
                 f"time_limit must be a positive number of seconds or None, got {limit!r}"
             )
         if self.backend not in BACKENDS:
-            raise ValueError(
+            raise InvalidValueError(
                 f"backend={self.backend!r} is not allowed: use one of {list(BACKENDS)}"
             )
         if self.address is not None and self.backend != "ray":
-            raise ValueError(f"address={self.address!r} is for backend='ray' only")
+            raise InvalidValueError(f"address={self.address!r} is for backend='ray' only")
         if self.resume and self.out is None:
-            raise ValueError("resume=True needs the records (out) of the run to resume")
+            raise InvalidValueError("resume=True needs the records (out) of the run to resume")
         timeout = self.setup_timeout
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-            raise ValueError(f"setup_timeout must be a positive number of seconds, got {timeout!r}")
+            raise InvalidValueError(
+                f"setup_timeout must be a positive number of seconds, got {timeout!r}"
+            )
         if self.sprt is not None:
             parse_sprt(self.sprt)  # a bad test is refused here, before any game
 
@@ -141,7 +144,7 @@ class ArenaSettings:
         known = [f.name for f in fields(self)]
         unknown = sorted(set(changes) - set(known))
         if unknown:
-            raise ValueError(f"unknown arena settings {unknown}: the settings are {known}")
+            raise InvalidValueError(f"unknown arena settings {unknown}: the settings are {known}")
         return replace(self, **changes)
 
 
@@ -245,7 +248,7 @@ def match_options(game: str, options: Mapping[str, Any] | None = None) -> dict[s
     """
     spec = get_game(game)
     if options is not None and not isinstance(options, Mapping):
-        raise ValueError(f"options must be a dict of game options, got {options!r}")
+        raise InvalidValueError(f"options must be a dict of game options, got {options!r}")
     return spec.check_options(dict(options or {}))
 
 
@@ -262,7 +265,7 @@ def make_settings(
     pairs each have their own). A suite of openings is loaded and checked here, and pairs the
     games; so does a sequential test."""
     if len(agents) != 2:
-        raise ValueError(f"a match needs exactly two agents, got {len(agents)}")
+        raise InvalidValueError(f"a match needs exactly two agents, got {len(agents)}")
     suite = match_openings(arena.openings, arena.opening_plies, make_game(game, **options))
     opening_plies = arena.opening_plies
     pair_openings = arena.pair_openings or arena.sprt is not None
@@ -271,7 +274,7 @@ def make_settings(
     if opening_plies is None:
         opening_plies = _DEFAULT_PAIRED_OPENING if pair_openings else 0
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) or opening_plies < 0:
-        raise ValueError(f"opening_plies must be an int >= 0, got {opening_plies!r}")
+        raise InvalidValueError(f"opening_plies must be an int >= 0, got {opening_plies!r}")
     return MatchSettings(
         game=game,
         options=dict(options),

@@ -42,6 +42,7 @@ from dataclasses import dataclass, fields
 from numbers import Real
 
 from boardzoo.arena.ratings import score_from_elo
+from boardzoo.errors import InvalidValueError
 
 __all__ = [
     "PAIR_OUTCOMES",
@@ -85,19 +86,21 @@ class SPRT:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, Real):
-                raise ValueError(f"sprt: {f.name} must be a number, got {value!r}")
+                raise InvalidValueError(f"sprt: {f.name} must be a number, got {value!r}")
             if not math.isfinite(value):
-                raise ValueError(f"sprt: {f.name}={value!r} is not allowed: it must be finite")
+                raise InvalidValueError(
+                    f"sprt: {f.name}={value!r} is not allowed: it must be finite"
+                )
             object.__setattr__(self, f.name, float(value))
         if not self.elo1 > self.elo0:
-            raise ValueError(
+            raise InvalidValueError(
                 f"sprt: elo1={self.elo1:g} must be greater than elo0={self.elo0:g} "
                 "(H1: the first agent is elo1 stronger; H0: elo0)"
             )
         for name in ("alpha", "beta"):
             value = getattr(self, name)
             if not 0.0 < value < 0.5:
-                raise ValueError(
+                raise InvalidValueError(
                     f"sprt: {name}={value:g} is not allowed: it must be between 0 and 0.5 "
                     "(exclusive), e.g. 0.05"
                 )
@@ -125,30 +128,32 @@ def parse_sprt(text: str | SPRT) -> SPRT:
     if isinstance(text, SPRT):
         return text
     if not isinstance(text, str):
-        raise ValueError(f"sprt must be text like 'elo0=0,elo1=20', got {text!r}")
+        raise InvalidValueError(f"sprt must be text like 'elo0=0,elo1=20', got {text!r}")
     values: dict[str, float] = {}
     for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
         key, equals, raw = (part.strip() for part in item.partition("="))
         if not equals:
-            raise ValueError(
+            raise InvalidValueError(
                 f"sprt: {item!r} is not key=value; write e.g. elo0=0,elo1=20,alpha=0.05,beta=0.05"
             )
         if key not in _KEYS:
-            raise ValueError(f"sprt: unknown key {key!r}; allowed: {', '.join(_KEYS)}")
+            raise InvalidValueError(f"sprt: unknown key {key!r}; allowed: {', '.join(_KEYS)}")
         if key in values:
-            raise ValueError(f"sprt: {key} is given twice in {text!r}")
+            raise InvalidValueError(f"sprt: {key} is given twice in {text!r}")
         try:
             number = float(raw)
         except ValueError:
-            raise ValueError(f"sprt: {key}={raw} is not allowed: it must be a number") from None
+            raise InvalidValueError(
+                f"sprt: {key}={raw} is not allowed: it must be a number"
+            ) from None
         if not math.isfinite(number):
-            raise ValueError(f"sprt: {key}={raw} is not allowed: it must be finite")
+            raise InvalidValueError(f"sprt: {key}={raw} is not allowed: it must be finite")
         values[key] = number
     missing = [key for key in ("elo0", "elo1") if key not in values]
     if missing:
-        raise ValueError(
+        raise InvalidValueError(
             f"sprt: {' and '.join(missing)} missing in {text!r}; write e.g. elo0=0,elo1=20"
         )
     return SPRT(**values)
@@ -187,11 +192,11 @@ def _constrained_mle(weights: Sequence[float], score: float) -> list[float]:
 
 def _check_counts(counts: Sequence[int]) -> list[float]:
     if len(counts) != len(PAIR_OUTCOMES):
-        raise ValueError(
+        raise InvalidValueError(
             f"pentanomial counts are 5 numbers (pairs scoring 0, 1/2, 1, 3/2, 2), got {counts!r}"
         )
     if any(isinstance(c, bool) or not isinstance(c, Real) or c < 0 for c in counts):
-        raise ValueError(f"pentanomial counts must be numbers >= 0, got {counts!r}")
+        raise InvalidValueError(f"pentanomial counts must be numbers >= 0, got {counts!r}")
     return [float(c) for c in counts]
 
 
@@ -238,7 +243,7 @@ def pair_outcome(points: float) -> int:
     """The index in :data:`PAIR_OUTCOMES` of a pair that scored ``points`` (0 to 2)."""
     index = round(points * 2)
     if not 0 <= index < len(PAIR_OUTCOMES) or abs(index - points * 2) > 1e-9:
-        raise ValueError(f"a game pair scores 0, 0.5, 1, 1.5 or 2 points, got {points!r}")
+        raise InvalidValueError(f"a game pair scores 0, 0.5, 1, 1.5 or 2 points, got {points!r}")
     return index
 
 

@@ -43,6 +43,7 @@ from boardzoo.arena.settings import (
     match_options,
 )
 from boardzoo.arena.tournament_report import plot_ratings, ratings_csv, render_tournament
+from boardzoo.errors import InvalidTypeError, InvalidValueError, NotAFolderError
 from boardzoo.games.catalog import make_game
 
 __all__ = ["TOURNAMENT_FILES", "TournamentTotals", "pair_seed", "round_robin", "tournament"]
@@ -115,18 +116,18 @@ def tournament(
     """
     arena = (settings or ArenaSettings()).with_changes(**changes)
     if isinstance(agents, str) or any(not isinstance(a, str) for a in agents):
-        raise TypeError("a tournament takes a list of agent specs (strings)")
+        raise InvalidTypeError("a tournament takes a list of agent specs (strings)")
     if arena.sprt is not None:
-        raise ValueError("sprt is for matches (play_match), not tournaments")
+        raise InvalidValueError("sprt is for matches (play_match), not tournaments")
     chosen = match_options(game, options)
     labels = [agent_label(a) for a in agents]
     if len(labels) < 2:
-        raise ValueError(f"a tournament needs at least two agents, got {labels}")
+        raise InvalidValueError(f"a tournament needs at least two agents, got {labels}")
     duplicates = sorted({a for a in labels if labels.count(a) > 1})
     if duplicates:
-        raise ValueError(f"agents must be distinct; given more than once: {duplicates}")
+        raise InvalidValueError(f"agents must be distinct; given more than once: {duplicates}")
     if anchor is not None and agent_label(anchor) not in labels:
-        raise ValueError(f"anchor {anchor!r} is not one of the agents {labels}")
+        raise InvalidValueError(f"anchor {anchor!r} is not one of the agents {labels}")
     pairs = round_robin(labels)
     settings_of_pair = {
         pair: make_settings(
@@ -145,7 +146,7 @@ def tournament(
     folder = None if arena.out is None else Path(arena.out)
     if folder is not None:
         if folder.exists() and not folder.is_dir():
-            raise NotADirectoryError(f"{folder} is a file: a tournament writes to a folder")
+            raise NotAFolderError(f"{folder} is a file: a tournament writes to a folder")
         folder.mkdir(parents=True, exist_ok=True)
     path = None if folder is None else folder / TOURNAMENT_FILES["games"]
     # the driver keeps running totals, not the games: those go to the file as they end

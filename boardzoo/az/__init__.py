@@ -7,19 +7,22 @@ network :class:`AZNet`, :class:`TorchEvaluator`, the model files, the :class:`Le
 exported, but torch is imported only when one of them is first used. The network and its model
 files live in :mod:`boardzoo.learned` (:mod:`~boardzoo.learned.network`,
 :mod:`~boardzoo.learned.model_io`) beside the n-tuple nets, so the ``az`` agent reads them
-without importing this training package.
+without importing this training package. Training on a perfect player's labels rather than
+self-play's targets takes its examples from :mod:`~boardzoo.az.solver_targets`, and
+:func:`~boardzoo.az.deepen.deepened` grows a network by blocks that start as the identity.
 """
 
 from typing import Any
 
 from boardzoo.az.replay import Batch, ReplayBuffer
-from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
+from boardzoo.az.selfplay import SelfPlayGames, SelfPlaySettings, play_games
+from boardzoo.az.solver_targets import buffer_openings, draw_batch, load_examples, solver_targets
 from boardzoo.az.train import TrainSettings, TrainSummary, train
 
 # Exported names that need torch: imported from their module on first use.
 _LAZY = {
     "AZNet": "boardzoo.learned.network",
-    "NetConfig": "boardzoo.learned.network",
+    "NetworkSettings": "boardzoo.learned.network",
     "TorchEvaluator": "boardzoo.learned.torch_evaluator",
     "pick_device": "boardzoo.learned.devices",
     "ModelFileError": "boardzoo.learned.model_io",
@@ -28,6 +31,7 @@ _LAZY = {
     "Learner": "boardzoo.az.learner",
     "load_learner": "boardzoo.az.learner",
     "save_learner": "boardzoo.az.learner",
+    "deepened": "boardzoo.az.deepen",
 }
 
 
@@ -44,18 +48,23 @@ __all__ = [
     "Batch",
     "Learner",
     "ModelFileError",
-    "NetConfig",
+    "NetworkSettings",
     "ReplayBuffer",
-    "SelfPlayConfig",
     "SelfPlayGames",
+    "SelfPlaySettings",
     "TorchEvaluator",
     "TrainSettings",
     "TrainSummary",
+    "buffer_openings",
+    "deepened",
+    "draw_batch",
+    "load_examples",
     "load_learner",
     "load_model",
     "pick_device",
     "play_games",
     "save_learner",
     "save_model",
+    "solver_targets",
     "train",
 ]

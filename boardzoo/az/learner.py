@@ -26,6 +26,7 @@ import torch.nn.functional as F  # noqa: N812
 
 from boardzoo.az.replay import Batch
 from boardzoo.checks import check_int, check_number
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.symmetry import symmetries
 from boardzoo.learned.model_io import atomic_torch_save
 from boardzoo.learned.network import AZNet
@@ -68,17 +69,19 @@ class Learner:
         seed: int = 0,
     ) -> None:
         if not isinstance(net, AZNet):
-            raise ValueError(f"Learner needs an AZNet, got {type(net).__name__}")
+            raise InvalidValueError(f"Learner needs an AZNet, got {type(net).__name__}")
         lr = check_number("lr", lr, 0.0, None, False)
         if lr == 0:
-            raise ValueError(f"lr must be > 0, got {lr!r}")
+            raise InvalidValueError(f"lr must be > 0, got {lr!r}")
         weight_decay = check_number("weight_decay", weight_decay, 0.0, None, False)
         momentum = check_number("momentum", momentum, 0.0, None, False)
         if momentum >= 1:
-            raise ValueError(f"momentum must be in [0, 1), got {momentum!r}")
+            raise InvalidValueError(f"momentum must be in [0, 1), got {momentum!r}")
         self.value_weight = check_number("value_weight", value_weight, 0.0, None, False)
         if optimizer not in OPTIMIZERS:
-            raise ValueError(f"optimizer must be one of {list(OPTIMIZERS)}, got {optimizer!r}")
+            raise InvalidValueError(
+                f"optimizer must be one of {list(OPTIMIZERS)}, got {optimizer!r}"
+            )
         seed = check_int("seed", seed, 0)
         self.net = net
         self.optimizer_name = optimizer
@@ -106,7 +109,7 @@ class Learner:
         """Change the learning rate (schedules), kept in the optimiser's state."""
         lr = check_number("lr", lr, 0.0, None, False)
         if lr == 0:
-            raise ValueError(f"lr must be > 0, got {lr!r}")
+            raise InvalidValueError(f"lr must be > 0, got {lr!r}")
         for group in self.optimizer.param_groups:
             group["lr"] = lr
 
@@ -168,13 +171,13 @@ class Learner:
         game = self.net.game
         n = len(batch)
         if n == 0:
-            raise ValueError("cannot train on an empty batch")
+            raise InvalidValueError("cannot train on an empty batch")
         if batch.obs.shape != (n, *self.net.obs_shape):
-            raise ValueError(
+            raise InvalidValueError(
                 f"batch obs must be [{n}, {self.net.obs_shape}], got {batch.obs.shape}"
             )
         if batch.policy.shape != (n, game.num_actions) or batch.mask.shape != (n, game.num_actions):
-            raise ValueError(
+            raise InvalidValueError(
                 f"batch policy and mask must be [{n}, {game.num_actions}], got "
                 f"{batch.policy.shape} and {batch.mask.shape}"
             )
@@ -209,16 +212,18 @@ class Learner:
             ValueError: a state of another format or optimiser, or weights that do not fit.
         """
         if not isinstance(state, dict) or state.get("format") != _FORMAT:
-            raise ValueError(f"not a learner state (format {_FORMAT!r})")
+            raise InvalidValueError(f"not a learner state (format {_FORMAT!r})")
         if state.get("optimizer_name") != self.optimizer_name:
-            raise ValueError(
+            raise InvalidValueError(
                 f"the state is of optimizer {state.get('optimizer_name')!r}, this learner "
                 f"uses {self.optimizer_name!r}"
             )
         try:
             self.net.load_state_dict(state["net"])
         except RuntimeError as error:
-            raise ValueError(f"the state's weights do not fit the network: {error}") from None
+            raise InvalidValueError(
+                f"the state's weights do not fit the network: {error}"
+            ) from None
         self.optimizer.load_state_dict(state["optimizer"])
         self.steps = int(state["steps"])
         self._rng.bit_generator.state = json.loads(state["rng"])
@@ -240,10 +245,10 @@ def load_learner(learner: Learner, path: str | os.PathLike[str]) -> None:
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: no such learner state file")
+        raise InvalidFileError(f"{path}: no such learner state file")
     try:
         state = torch.load(path, map_location=learner.device, weights_only=True)
     except Exception as error:
         reason = " ".join(str(error).split())[:200]
-        raise ValueError(f"{path}: not a learner state of plain values ({reason})") from None
+        raise InvalidFileError(f"{path}: not a learner state of plain values ({reason})") from None
     learner.load_state_dict(state)

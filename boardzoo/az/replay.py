@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.checks import check_int
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.learned.files import atomic_write
 
 __all__ = ["Batch", "ReplayBuffer"]
@@ -73,7 +74,7 @@ class ReplayBuffer:
         if not shape or not all(
             isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1 for n in shape
         ):
-            raise ValueError(f"obs_shape must be positive integers, got {obs_shape!r}")
+            raise InvalidValueError(f"obs_shape must be positive integers, got {obs_shape!r}")
         self.obs_shape: tuple[int, ...] = tuple(int(n) for n in shape)
         self.num_actions = check_int("num_actions", num_actions, 1)
         self.seed = check_int("seed", seed, 0)
@@ -113,20 +114,22 @@ class ReplayBuffer:
         mask = np.asarray(mask)
         n = value.shape[0]
         if obs.shape != (n, *self.obs_shape):
-            raise ValueError(
+            raise InvalidValueError(
                 f"obs must be [{n}, {', '.join(map(str, self.obs_shape))}], got {obs.shape}"
             )
         if policy.shape != (n, self.num_actions) or mask.shape != (n, self.num_actions):
-            raise ValueError(
+            raise InvalidValueError(
                 f"policy and mask must be [{n}, {self.num_actions}], got {policy.shape} and "
                 f"{mask.shape}"
             )
         if n and not np.isin(obs, (0, 1)).all():
-            raise ValueError("obs must hold 0s and 1s only (piece planes)")
+            raise InvalidValueError("obs must hold 0s and 1s only (piece planes)")
         if not (np.isfinite(value).all() and (np.abs(value) <= 1).all()):
-            raise ValueError(f"values must be finite and in [-1, 1], got {value[:8].tolist()}...")
+            raise InvalidValueError(
+                f"values must be finite and in [-1, 1], got {value[:8].tolist()}..."
+            )
         if not np.isfinite(policy).all() or (policy < 0).any():
-            raise ValueError("policy targets must be finite and non-negative")
+            raise InvalidValueError("policy targets must be finite and non-negative")
         if n > self.capacity:  # only the last `capacity` entries would survive
             skip = n - self.capacity
             obs, policy, value, mask = obs[skip:], policy[skip:], value[skip:], mask[skip:]
@@ -156,7 +159,7 @@ class ReplayBuffer:
         """
         batch_size = check_int("batch_size", batch_size, 1)
         if self._size == 0:
-            raise ValueError("cannot sample from an empty replay buffer")
+            raise InvalidValueError("cannot sample from an empty replay buffer")
         index = self._rng.integers(0, self._size, size=batch_size)
         return Batch(
             obs=self._obs[index].astype(np.float32),
@@ -220,20 +223,20 @@ class ReplayBuffer:
         """
         path = Path(path)
         if not path.is_file():
-            raise ValueError(f"{path}: no such replay buffer file")
+            raise InvalidFileError(f"{path}: no such replay buffer file")
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"][()]))
                 arrays = {name: data[name] for name in ("obs", "policy", "value", "mask")}
         except (OSError, KeyError, ValueError) as error:
             reason = " ".join(str(error).split())[:160]
-            raise ValueError(f"{path}: not a replay buffer file ({reason})") from None
+            raise InvalidFileError(f"{path}: not a replay buffer file ({reason})") from None
         if not isinstance(meta, dict) or meta.get("format") != _FORMAT:
-            raise ValueError(f"{path}: not a replay buffer file (format {_FORMAT!r})")
+            raise InvalidFileError(f"{path}: not a replay buffer file (format {_FORMAT!r})")
         buffer = cls(meta["capacity"], meta["obs_shape"], meta["num_actions"], meta["seed"])
         size, position = int(meta["size"]), int(meta["position"])
         if not (0 <= size <= buffer.capacity and 0 <= position < buffer.capacity):
-            raise ValueError(f"{path}: ring size {size} / position {position} out of range")
+            raise InvalidFileError(f"{path}: ring size {size} / position {position} out of range")
         expected = {
             "obs": ((size, *buffer.obs_shape), np.int8),
             "policy": ((size, buffer.num_actions), np.float32),
@@ -242,7 +245,7 @@ class ReplayBuffer:
         }
         for name, (shape, dtype) in expected.items():
             if arrays[name].shape != shape or arrays[name].dtype != dtype:
-                raise ValueError(
+                raise InvalidFileError(
                     f"{path}: {name} is {arrays[name].dtype}{list(arrays[name].shape)}, "
                     f"expected {np.dtype(dtype)}{list(shape)}"
                 )

@@ -36,16 +36,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boardzoo.checks import check_number
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.search.batched import BatchedSearch
 from boardzoo.search.evaluators import Evaluator, encode
 
-__all__ = ["SelfPlayConfig", "SelfPlayGames", "play_games"]
+__all__ = ["SelfPlayGames", "SelfPlaySettings", "play_games"]
 
 
 @dataclass(frozen=True)
-class SelfPlayConfig:
+class SelfPlaySettings:
     """How self-play chooses its moves.
 
     Attributes:
@@ -87,15 +88,17 @@ class SelfPlayConfig:
         ):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+                raise InvalidValueError(f"{name} must be an int >= {least}, got {value!r}")
         share = check_number("full_search_share", self.full_search_share, 0.0, 1.0, True)
         object.__setattr__(self, "full_search_share", share)
         mix = check_number("value_mix", self.value_mix, 0.0, 1.0, False)
         object.__setattr__(self, "value_mix", mix)
         if not isinstance(self.search_opening, bool):
-            raise ValueError(f"search_opening must be true or false, got {self.search_opening!r}")
+            raise InvalidValueError(
+                f"search_opening must be true or false, got {self.search_opening!r}"
+            )
         if self.full_search_share < 1 and self.fast_simulations < 1:
-            raise ValueError(
+            raise InvalidValueError(
                 f"full_search_share={self.full_search_share} needs fast_simulations >= 1 for "
                 "the other moves, got 0"
             )
@@ -177,7 +180,7 @@ class _Game:
 
 
 def _choose(
-    visits: np.ndarray, searched: int, ply: int, config: SelfPlayConfig, gumbel: bool,
+    visits: np.ndarray, searched: int, ply: int, config: SelfPlaySettings, gumbel: bool,
     rng: np.random.Generator,
 ) -> int:  # fmt: skip
     """The move to play from one root's search results."""
@@ -193,7 +196,7 @@ def play_games(
     search: BatchedSearch,
     evaluator: Evaluator,
     count: int,
-    config: SelfPlayConfig,
+    config: SelfPlaySettings,
     seed: int,
     starts: Sequence[BoardState] | None = None,
 ) -> SelfPlayGames:
@@ -212,7 +215,7 @@ def play_games(
         The examples of every game, in the order the games finished.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"count must be an int >= 1, got {count!r}")
+        raise InvalidValueError(f"count must be an int >= 1, got {count!r}")
     rng = np.random.default_rng(seed)
     gumbel = search.config.gumbel
     begun = 0
@@ -301,7 +304,7 @@ def _search_value(q: np.ndarray, root_value: float, action: int) -> float:
     return float(root_value) if np.isnan(value) else value
 
 
-def _full(config: SelfPlayConfig, rng: np.random.Generator) -> bool:
+def _full(config: SelfPlaySettings, rng: np.random.Generator) -> bool:
     """Whether the next move gets the full search (always, without playout cap randomisation:
     the generator is then not drawn, so such runs play as before)."""
     return config.full_search_share >= 1 or bool(rng.random() < config.full_search_share)

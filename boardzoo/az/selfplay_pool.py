@@ -28,11 +28,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
+from boardzoo.az.selfplay import SelfPlayGames, SelfPlaySettings, play_games
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import make_game
-from boardzoo.learned.network import AZNet, NetConfig
+from boardzoo.learned.network import AZNet, NetworkSettings
 from boardzoo.learned.torch_evaluator import TorchEvaluator
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 
 __all__ = [
     "ProcessSelfPlayPool",
@@ -63,9 +64,9 @@ class SelfPlayJob:
         move_seed: the move choice's seed.
     """
 
-    net: NetConfig
-    search: PUCTConfig
-    selfplay: SelfPlayConfig
+    net: NetworkSettings
+    search: BatchedSearchSettings
+    selfplay: SelfPlaySettings
     parallel_games: int
     games: int
     search_seed: int
@@ -223,5 +224,5 @@ def make_pool(backend: str, workers: int, address: str | None = None) -> SelfPla
     if backend == "ray":
         return RaySelfPlayPool(workers, address)
     if backend != "local":
-        raise ValueError(f"backend={backend!r} is not allowed: use 'local' or 'ray'")
+        raise InvalidValueError(f"backend={backend!r} is not allowed: use 'local' or 'ray'")
     return None if workers == 1 else ProcessSelfPlayPool(workers)

@@ -44,11 +44,12 @@ from typing import Any
 import numpy as np
 
 from boardzoo.accuracy import measure_policy, read_labelled, shipped_set_path
+from boardzoo.agents.settings import Budget, PUCTSettings
 from boardzoo.arena import play_match
 from boardzoo.arena.seeds import derive_seed
 from boardzoo.az.checkpoint import CHECKPOINT_FORMAT, commit_checkpoint, recover_checkpoint
 from boardzoo.az.replay import ReplayBuffer
-from boardzoo.az.selfplay import SelfPlayConfig, SelfPlayGames, play_games
+from boardzoo.az.selfplay import SelfPlayGames, SelfPlaySettings, play_games
 from boardzoo.az.train_report import Progress, open_tensorboard, summary_line, write_metrics
 from boardzoo.az.train_settings import (
     DEFAULT_PANEL,
@@ -56,9 +57,10 @@ from boardzoo.az.train_settings import (
     TrainSettings,
     settings_from,
 )
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import make_game
 from boardzoo.learned.files import atomic_write_text
-from boardzoo.search.batched import BatchedSearch, PUCTConfig
+from boardzoo.search.batched import BatchedSearch
 from boardzoo.search.evaluators import encode
 
 __all__ = [
@@ -153,16 +155,20 @@ def _check_folder(settings: TrainSettings) -> None:
     out = settings.out
     if settings.resume:
         if not holds_run(out):
-            raise ValueError(f"{out} holds no training run to resume")
+            raise InvalidValueError(f"{out} holds no training run to resume")
         recover_checkpoint(out)
         if not (out / "checkpoint" / "state.json").is_file():
-            raise ValueError(f"{out} has no complete iteration to resume from")
+            raise InvalidValueError(f"{out} has no complete iteration to resume from")
         saved = json.loads((out / "settings.json").read_text())
         different = settings.differences(saved)
         if different:
-            raise ValueError(f"cannot resume {out}: it was trained with " + "; ".join(different))
+            raise InvalidValueError(
+                f"cannot resume {out}: it was trained with " + "; ".join(different)
+            )
     elif out.exists() and any(out.iterdir()):
-        raise ValueError(f"{out} already holds files: resume that run, or choose another folder")
+        raise InvalidValueError(
+            f"{out} already holds files: resume that run, or choose another folder"
+        )
 
 
 class _Run:
@@ -177,14 +183,14 @@ class _Run:
 
         from boardzoo.az.learner import Learner, load_learner  # (torch)
         from boardzoo.learned.devices import pick_device  # (torch)
-        from boardzoo.learned.network import AZNet, NetConfig  # (torch)
+        from boardzoo.learned.network import AZNet, NetworkSettings  # (torch)
 
         self.settings = settings
         self.out = settings.out
         self.game = game = make_game(settings.game, **settings.options)
         self.device = pick_device(settings.device)
         torch.manual_seed(_seed(settings.seed, 0))
-        config = NetConfig.for_game(
+        config = NetworkSettings.for_game(
             game, channels=settings.channels, blocks=settings.blocks,
             value_hidden=settings.value_hidden,
         )  # fmt: skip
@@ -214,13 +220,13 @@ class _Run:
             self.out.mkdir(parents=True, exist_ok=True)
             text = json.dumps(settings.to_json(), indent=2) + "\n"
             atomic_write_text(text, self.out / "settings.json")
-        self.search_config = PUCTConfig(
-            gumbel=settings.search == "gumbel",
-            gumbel_k=settings.gumbel_k,
-            dirichlet_alpha=settings.dirichlet_alpha if settings.search == "puct" else None,
-            solve_empties=settings.solve_empties,
+        puct = PUCTSettings(
+            settings.search, gumbel_k=settings.gumbel_k, dirichlet_alpha=settings.dirichlet_alpha
         )
-        self.selfplay = SelfPlayConfig(
+        self.search_settings = puct.batched_settings(
+            Budget(simulations=settings.simulations), solve_empties=settings.solve_empties
+        )
+        self.selfplay = SelfPlaySettings(
             simulations=settings.simulations, temperature_plies=settings.temperature_plies,
             opening_plies=settings.opening_plies, record_forced=settings.record_forced,
             add_noise=True, full_search_share=settings.full_search_share,
@@ -240,10 +246,10 @@ class _Run:
 
         path = shipped_model(shipped_name(self.game)) if model == "shipped" else Path(model)
         if path is None:
-            raise ValueError(f"init_model='shipped': {self.game.label} has no shipped model")
+            raise InvalidValueError(f"init_model='shipped': {self.game.label} has no shipped model")
         net, config, metadata = load_model(path, game=self.game)
         if config != self.net_config:
-            raise ValueError(
+            raise InvalidValueError(
                 f"init_model {path}: its network ({config.channels} channels, {config.blocks} "
                 f"blocks, value head {config.value_hidden}) is not this run's "
                 f"({self.net_config.channels}, {self.net_config.blocks}, "
@@ -281,7 +287,7 @@ class _Run:
         self.net.eval()
         if pool is None:
             search = BatchedSearch(
-                self.game, settings.parallel_games, self.search_config,
+                self.game, settings.parallel_games, self.search_settings,
                 seed=_seed(settings.seed, iteration, 1),
             )  # fmt: skip
             return play_games(
@@ -293,7 +299,7 @@ class _Run:
         jobs = [
             SelfPlayJob(
                 self.net_config,
-                self.search_config,
+                self.search_settings,
                 self.selfplay,
                 settings.parallel_games,
                 share,

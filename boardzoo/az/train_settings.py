@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from boardzoo.checks import check_int, check_number
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import get_game
 from boardzoo.settings_history import BEFORE, with_settings_before
 
@@ -201,9 +202,9 @@ class TrainSettings:
         if self.iterations is not None:
             object.__setattr__(self, "iterations", check_int("iterations", self.iterations, 1))
         if self.minutes is None and self.iterations is None:
-            raise ValueError("give a budget: minutes, iterations or both")
+            raise InvalidValueError("give a budget: minutes, iterations or both")
         if self.device not in ("auto", "cpu", "cuda") and not str(self.device).startswith("cuda:"):
-            raise ValueError(f"device must be auto, cpu or cuda, got {self.device!r}")
+            raise InvalidValueError(f"device must be auto, cpu or cuda, got {self.device!r}")
         for name, low in (
             ("seed", 0), ("channels", 1), ("blocks", 1), ("value_hidden", 1), ("gumbel_k", 1),
             ("simulations", 1), ("parallel_games", 1), ("games_per_iteration", 1),
@@ -214,21 +215,23 @@ class TrainSettings:
         ):  # fmt: skip
             object.__setattr__(self, name, check_int(name, getattr(self, name), low))
         if self.solve_empties and spec.solver is None:
-            raise ValueError(
+            raise InvalidValueError(
                 f"solve_empties={self.solve_empties}: {self.game} has no exact solver (give 0)"
             )
         self._check_recipe()
         for name in ("record_forced", "search_opening"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+                raise InvalidValueError(
+                    f"{name} must be true or false, got {getattr(self, name)!r}"
+                )
         if self.backend not in ("local", "ray"):
-            raise ValueError(f"backend must be local or ray, got {self.backend!r}")
+            raise InvalidValueError(f"backend must be local or ray, got {self.backend!r}")
         if self.address is not None and self.backend != "ray":
-            raise ValueError(f"address={self.address!r} is for backend='ray' only")
+            raise InvalidValueError(f"address={self.address!r} is for backend='ray' only")
         if self.search not in ("gumbel", "puct"):
-            raise ValueError(f"search must be gumbel or puct, got {self.search!r}")
+            raise InvalidValueError(f"search must be gumbel or puct, got {self.search!r}")
         if self.optimizer not in ("sgd", "adam", "adamw"):
-            raise ValueError(f"optimizer must be sgd, adam or adamw, got {self.optimizer!r}")
+            raise InvalidValueError(f"optimizer must be sgd, adam or adamw, got {self.optimizer!r}")
         if self.dirichlet_alpha is not None:
             object.__setattr__(
                 self,
@@ -240,29 +243,35 @@ class TrainSettings:
             self, "weight_decay", check_number("weight_decay", self.weight_decay, 0.0, None, False)
         )
         if isinstance(self.panel, str) or not all(isinstance(p, str) for p in self.panel):
-            raise ValueError(f"panel must be a list of agent specs, got {self.panel!r}")
+            raise InvalidValueError(f"panel must be a list of agent specs, got {self.panel!r}")
         object.__setattr__(self, "panel", tuple(self.panel))
 
     def _check_recipe(self) -> None:
         """The learning-rate schedule and the self-play targets' settings."""
         if self.lr_schedule not in ("constant", "cosine"):
-            raise ValueError(f"lr_schedule must be constant or cosine, got {self.lr_schedule!r}")
+            raise InvalidValueError(
+                f"lr_schedule must be constant or cosine, got {self.lr_schedule!r}"
+            )
         if self.lr_schedule == "cosine" and self.iterations is None:
-            raise ValueError("lr_schedule='cosine' runs over the iterations budget: give one")
+            raise InvalidValueError(
+                "lr_schedule='cosine' runs over the iterations budget: give one"
+            )
         if self.lr_final is not None:
             lr_final = check_number("lr_final", self.lr_final, 0.0, None, True)
             object.__setattr__(self, "lr_final", lr_final)
         share = check_number("full_search_share", self.full_search_share, 0.0, 1.0, True)
         object.__setattr__(self, "full_search_share", share)
         if share < 1 and self.fast_simulations < 1:
-            raise ValueError(
+            raise InvalidValueError(
                 f"full_search_share={share} needs fast_simulations >= 1 for the other moves"
             )
         object.__setattr__(
             self, "value_mix", check_number("value_mix", self.value_mix, 0.0, 1.0, False)
         )
         if self.search_opening is True and self.opening_plies == 0:
-            raise ValueError("search_opening=True searches the random opening: give opening_plies")
+            raise InvalidValueError(
+                "search_opening=True searches the random opening: give opening_plies"
+            )
         if self.init_model is not None and not isinstance(self.init_model, str):
             object.__setattr__(self, "init_model", str(self.init_model))
 

@@ -42,6 +42,7 @@ from boardzoo import __version__
 from boardzoo.cli import agents, arena, bench, demo, play, replay, solve, tournament, train
 from boardzoo.cli.common import HelpFormatter
 from boardzoo.cli.errors import UserError, cli_words, error_text, os_error_text
+from boardzoo.errors import BoardzooError
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -95,9 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("boardzoo: interrupted", file=sys.stderr)
         return 130
-    except (UserError, ValueError, OSError) as error:
-        # ValueError covers AgentSpecError, RecordError and IllegalMoveError; OSError covers
-        # missing and unreadable files. BOARDZOO_DEBUG=1 shows the traceback instead.
+    except (BoardzooError, ValueError, OSError) as error:
+        # BoardzooError covers everything the package refuses (UserError, AgentSpecError,
+        # RecordError, IllegalMoveError, ...); ValueError what the libraries under it refuse;
+        # OSError missing and unreadable files. BOARDZOO_DEBUG=1 shows the traceback instead.
         if os.environ.get("BOARDZOO_DEBUG"):
             raise
         print(f"boardzoo {args.command}: error: {error_text(error)}", file=sys.stderr)

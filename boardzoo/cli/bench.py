@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardzoo.bench import run_benchmarks
 from boardzoo.cli.common import add_command
+from boardzoo.speed import run_benchmarks
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from boardzoo.agents.registry import check_spec
 from boardzoo.cli.errors import UserError
+from boardzoo.errors import InvalidTypeError
 from boardzoo.games.catalog import all_games, game_names, get_game
 from boardzoo.games.spec import Game, GameSpec
 
@@ -67,7 +68,7 @@ def declared_option_flags() -> dict[str, tuple[str, list[int], list[str]]]:
             for flag in option.flags:
                 name, values, games = flags.setdefault(flag, (option.name, [], []))
                 if name != option.name:
-                    raise TypeError(f"{flag} names two options: {name} and {option.name}")
+                    raise InvalidTypeError(f"{flag} names two options: {name} and {option.name}")
                 values.extend(v for v in option.allowed if v not in values)
                 games.append(spec.name)
     return flags

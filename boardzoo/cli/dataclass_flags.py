@@ -1,7 +1,7 @@
 """Command-line flags made from a dataclass's fields: ``x_y: int`` becomes ``--x-y N``.
 
 Used by ``boardzoo train`` (the fields of :class:`~boardzoo.az.train_settings.TrainSettings`)
-and by the experiments' :func:`~boardzoo.experiment.parse_args`.
+and by the experiments' :func:`~boardzoo.experiment_kit.parse_args`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""How the command line reports a mistake: :class:`UserError`, and any error as one line in the
-command line's words (``cannot use runs/x.jsonl: permission denied``, ``--seed 3``)."""
+"""How the command line reports a mistake: :class:`UserError` (a
+:class:`~boardzoo.errors.BoardzooError`), and any error as one line in the command line's words
+(``cannot use runs/x.jsonl: permission denied``, ``--seed 3``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import errno
 import re
 
 from boardzoo.arena.record_schema import MatchSettingsError
+from boardzoo.errors import BoardzooError
 
 
-class UserError(Exception):
+class UserError(BoardzooError):
     """A mistake of the user's: reported in one line, exit status 2."""
 
 
@@ -56,8 +58,8 @@ def _in_python_words(error: BaseException) -> bool:
 
 
 def error_text(error: Exception) -> str:
-    """The one line that reports ``error`` (a :class:`UserError`, ``ValueError`` or
-    ``OSError``) to the user."""
+    """The one line that reports ``error`` (a :class:`~boardzoo.errors.BoardzooError`, such as
+    :class:`UserError`, a ``ValueError`` or an ``OSError``) to the user."""
     text = os_error_text(error) if isinstance(error, OSError) else str(error)
     if _in_python_words(error):
         text = cli_words(text)

@@ -17,6 +17,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from boardzoo.envs.env_render import EnvRenderer
+from boardzoo.errors import InvalidTypeError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
@@ -44,7 +45,9 @@ class BoardGameEnv(AECEnv):
     def __init__(self, game: Game, render_mode: str | None = None, screen_size: int = 512) -> None:
         super().__init__()
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game from the catalog (make_game), got {game!r}")
+            raise InvalidTypeError(
+                f"game must be a Game from the catalog (make_game), got {game!r}"
+            )
         self._view = EnvRenderer(
             render_mode, screen_size, self.metadata["name"], self.metadata["render_fps"]
         )
@@ -149,7 +152,7 @@ class BoardGameEnv(AECEnv):
         game = getattr(state, "game", None)
         if game is not self.game:
             theirs = game.label if isinstance(game, Game) else "no catalog game"
-            raise TypeError(
+            raise InvalidTypeError(
                 f"set_state expects a position of {self.game.label}, got one of {theirs}: {state!r}"
             )
         self._game_state = state

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardzoo.envs.board_facts import hints_are_news
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game, Look
 
 __all__ = [
@@ -55,7 +56,7 @@ class BoardGeometry:
         for name in ("rows", "cols"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
+                raise InvalidValueError(f"{name} must be a positive int, got {value!r}")
 
     @property
     def margin(self) -> int:
@@ -180,9 +181,11 @@ def contrasting(preferred: Color, pieces: tuple[Color, Color]) -> Color:
 def piece_style(look: Look) -> PieceStyle:
     """The drawing rules of the look's pieces; a ``ValueError`` for an unknown look."""
     if look.pieces not in _PIECE_STYLES:
-        raise ValueError(f"Look.pieces must be one of {list(_PIECE_STYLES)}, got {look.pieces!r}")
+        raise InvalidValueError(
+            f"Look.pieces must be one of {list(_PIECE_STYLES)}, got {look.pieces!r}"
+        )
     if look.grid_style not in _GRID_STYLES:
-        raise ValueError(
+        raise InvalidValueError(
             f"Look.grid_style must be one of {list(_GRID_STYLES)}, got {look.grid_style!r}"
         )
     return _PIECE_STYLES[look.pieces]

@@ -17,6 +17,7 @@ import numpy as np
 
 from boardzoo.envs.pygame_render import BoardRenderer
 from boardzoo.envs.text_render import ansi_board
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.state import BoardState
 
 RENDER_MODES = ("human", "rgb_array", "ansi")
@@ -34,9 +35,11 @@ class EnvRenderer:
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             allowed = [None, *RENDER_MODES]
-            raise ValueError(f"render_mode must be one of {allowed}, got {render_mode!r}")
+            raise InvalidValueError(f"render_mode must be one of {allowed}, got {render_mode!r}")
         if isinstance(screen_size, bool) or not isinstance(screen_size, int) or screen_size < 64:
-            raise ValueError(f"screen_size must be an int >= 64 (pixels), got {screen_size!r}")
+            raise InvalidValueError(
+                f"screen_size must be an int >= 64 (pixels), got {screen_size!r}"
+            )
         self.render_mode = render_mode
         self.screen_size = screen_size
         self.caption = caption

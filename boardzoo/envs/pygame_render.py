@@ -44,6 +44,7 @@ from boardzoo.envs.board_geometry import (
     mix,
     piece_style,
 )
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game, Look
 from boardzoo.games.state import BoardState
 
@@ -91,11 +92,11 @@ class BoardRenderer:
         game: Game | None = None,
     ) -> None:
         if render_mode not in RENDER_MODES:
-            raise ValueError(
+            raise InvalidValueError(
                 f"render_mode must be one of {list(RENDER_MODES)}, got {render_mode!r}"
             )
         if screen_size < 96:
-            raise ValueError(f"screen_size must be at least 96 pixels, got {screen_size}")
+            raise InvalidValueError(f"screen_size must be at least 96 pixels, got {screen_size}")
         self.render_mode = render_mode
         self.screen_size = int(screen_size)
         self.caption = caption

@@ -69,6 +69,7 @@ from gymnasium.error import ResetNeeded
 from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import check_spec, make_agent
 from boardzoo.envs.env_render import RENDER_MODES, EnvRenderer
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game, GameSpec
 from boardzoo.games.state import BoardState
@@ -89,7 +90,7 @@ def learner_side(spec: GameSpec, value: str) -> int | None:
     anything else is a ``ValueError`` listing what is allowed.
     """
     if not isinstance(value, str):
-        raise ValueError(f"learner_color must be a string, got {value!r}")
+        raise InvalidValueError(f"learner_color must be a string, got {value!r}")
     lowered = value.lower()
     if lowered == "random":
         return None
@@ -99,7 +100,7 @@ def learner_side(spec: GameSpec, value: str) -> int | None:
         return spec.side_index(value)
     except ValueError:
         allowed = ", ".join(["random", *_ORDER, *spec.sides])
-        raise ValueError(
+        raise InvalidValueError(
             f"learner_color must be one of {allowed} for {spec.name}; got {value!r}"
         ) from None
 
@@ -138,12 +139,12 @@ class BoardGameSingleAgentEnv(gymnasium.Env):
             list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]  # type: ignore[list-item]  # (a spec, an Agent, or a sequence of them)
         )
         if not pool:
-            raise ValueError("opponent pool is empty: give at least one agent or spec")
+            raise InvalidValueError("opponent pool is empty: give at least one agent or spec")
         for member in pool:
             if isinstance(member, str):
                 check_spec(member)  # a bad spec fails here, not in the first episode
             elif not isinstance(member, Agent):
-                raise ValueError(
+                raise InvalidValueError(
                     f"opponent must be an agent spec (e.g. 'random', 'mcts:simulations=100') "
                     f"or an Agent, got {member!r}"
                 )

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import (
     PROGRESS,
     Positions,
@@ -41,13 +42,13 @@ from boardzoo.fit.data import (
 from boardzoo.games.reversi import ReversiState
 from boardzoo.search.solver import solve
 
-__all__ = ["ChildrenConfig", "add_children", "children_of", "solved_children"]
+__all__ = ["ChildrenSettings", "add_children", "children_of", "solved_children"]
 
 MOST_EMPTIES = 22  # beyond, one exact solve of every move takes seconds or more
 
 
 @dataclass(frozen=True)
-class ChildrenConfig:
+class ChildrenSettings:
     """Which positions get their children labelled (stored in ``progress.json``).
 
     Attributes:
@@ -61,7 +62,7 @@ class ChildrenConfig:
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_empties <= self.max_empties <= MOST_EMPTIES:
-            raise ValueError(
+            raise InvalidValueError(
                 f"need 1 <= min_empties <= max_empties <= {MOST_EMPTIES}, got "
                 f"min_empties={self.min_empties}, max_empties={self.max_empties}"
             )
@@ -88,7 +89,7 @@ def children_of(state: ReversiState, move_scores: dict[int, int]) -> list[Child]
     return rows
 
 
-def solved_children(parents: Positions, config: ChildrenConfig) -> Positions:
+def solved_children(parents: Positions, config: ChildrenSettings) -> Positions:
     """The labelled children (:func:`children_of`) of the exactly labelled ``parents`` with
     ``config``'s empty squares and at least two moves, in the parents' order."""
     chosen = (parents.exact == 1) & (parents.empties >= config.min_empties)
@@ -114,7 +115,7 @@ def solved_children(parents: Positions, config: ChildrenConfig) -> Positions:
 
 def add_children(
     data: str | Path,
-    config: ChildrenConfig | None = None,
+    config: ChildrenSettings | None = None,
     *,
     minutes: float | None = None,
     command: str = "",
@@ -130,13 +131,15 @@ def add_children(
     progress = read_progress(data)
     stored = progress.get("children")
     if stored is not None:
-        kept = ChildrenConfig(**stored["config"])
+        kept = ChildrenSettings(**stored["config"])
         if config is not None and config != kept:
-            raise ValueError(f"{data} has children labelled with {kept}: keep those settings")
+            raise InvalidValueError(
+                f"{data} has children labelled with {kept}: keep those settings"
+            )
         config = kept
         stored["commands"].append(command)
     else:
-        config = config or ChildrenConfig()
+        config = config or ChildrenSettings()
         stored = {"config": asdict(config), "chunks": 0, "positions": 0, "seconds": 0.0,
                   "commands": [command]}  # fmt: skip
         progress["children"] = stored

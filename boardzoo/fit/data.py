@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.engine import EngineAgent
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -46,7 +47,7 @@ from boardzoo.search.solver import solve
 __all__ = [
     "ARRAYS",
     "PROGRESS",
-    "GenerateConfig",
+    "GenerateSettings",
     "Positions",
     "generate",
     "load_chunk",
@@ -62,7 +63,7 @@ PROGRESS = "progress.json"
 
 
 @dataclass(frozen=True)
-class GenerateConfig:
+class GenerateSettings:
     """The settings of a data run (stored in ``progress.json``; a resumed run keeps them).
 
     Attributes:
@@ -95,17 +96,17 @@ class GenerateConfig:
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= 10:
-            raise ValueError(f"depth must be 1..10, got {self.depth}")
+            raise InvalidValueError(f"depth must be 1..10, got {self.depth}")
         if not 0 <= self.epsilon <= 1:
-            raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
+            raise InvalidValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
         if not 0 <= self.solve_empties <= 26:
-            raise ValueError(f"solve_empties must be 0..26, got {self.solve_empties}")
+            raise InvalidValueError(f"solve_empties must be 0..26, got {self.solve_empties}")
         if not 0 <= self.random_empties <= 64:
-            raise ValueError(f"random_empties must be 0..64, got {self.random_empties}")
+            raise InvalidValueError(f"random_empties must be 0..64, got {self.random_empties}")
         if self.solve_nodes is not None and self.solve_nodes < 1:
-            raise ValueError(f"solve_nodes must be >= 1, got {self.solve_nodes}")
+            raise InvalidValueError(f"solve_nodes must be >= 1, got {self.solve_nodes}")
         if self.chunk_games < 1:
-            raise ValueError(f"chunk_games must be >= 1, got {self.chunk_games}")
+            raise InvalidValueError(f"chunk_games must be >= 1, got {self.chunk_games}")
 
 
 @dataclass(frozen=True)
@@ -174,16 +175,16 @@ def read_openings(game: Game, path: str | Path) -> list[list[int]]:
         if not line or line.startswith("#"):
             continue
         if len(line) % 2:
-            raise ValueError(f"{path}:{number}: moves are two characters each, got {line!r}")
+            raise InvalidFileError(f"{path}:{number}: moves are two characters each, got {line!r}")
         actions = [game.parse_action(line[i : i + 2]) for i in range(0, len(line), 2)]
         state = game.initial_state()
         for action in actions:
             if action not in state.legal_actions():
-                raise ValueError(f"{path}:{number}: {line!r} has an illegal move")
+                raise InvalidFileError(f"{path}:{number}: {line!r} has an illegal move")
             state = state.apply(action)
         lines.append(actions)
     if not lines:
-        raise ValueError(f"{path}: no openings")
+        raise InvalidFileError(f"{path}: no openings")
     return lines
 
 
@@ -193,7 +194,7 @@ def _empties(game: Game, state: BoardState) -> int:
 
 
 def play_game(
-    game: Game, openings: list[list[int]], config: GenerateConfig, index: int
+    game: Game, openings: list[list[int]], config: GenerateSettings, index: int
 ) -> Positions:
     """Play and label game ``index`` of the run ``config`` (see the module's docstring)."""
     rng = np.random.default_rng([config.seed, index])
@@ -261,7 +262,7 @@ def load_chunk(path: Path) -> Positions:
     with np.load(path, allow_pickle=False) as archive:
         missing = set(ARRAYS) - set(archive.files)
         if missing:
-            raise ValueError(f"{path}: not a chunk of positions: missing {sorted(missing)}")
+            raise InvalidFileError(f"{path}: not a chunk of positions: missing {sorted(missing)}")
         return Positions(*(archive[name] for name in ARRAYS))
 
 
@@ -276,7 +277,7 @@ def read_progress(out: str | Path) -> dict[str, Any]:
     """The ``progress.json`` of the data directory ``out``; a ``ValueError`` if it has none."""
     path = Path(out) / PROGRESS
     if not path.is_file():
-        raise ValueError(f"{out}: not a data directory (no {PROGRESS})")
+        raise InvalidFileError(f"{out}: not a data directory (no {PROGRESS})")
     data: dict[str, Any] = json.loads(path.read_text())
     return data
 
@@ -300,7 +301,7 @@ def _chunks(start: int, end: int | None, size: int) -> Iterator[tuple[int, int]]
 
 def generate(
     out: str | Path,
-    config: GenerateConfig | None = None,
+    config: GenerateSettings | None = None,
     *,
     games: int | None = None,
     minutes: float | None = None,
@@ -316,19 +317,19 @@ def generate(
     when the time is up. Returns the progress (also in ``out/progress.json``).
     """
     if games is None and minutes is None:
-        raise ValueError("give games, minutes or both: when to stop")
+        raise InvalidValueError("give games, minutes or both: when to stop")
     out = Path(out)
     if resume:
         progress = read_progress(out)
-        stored = GenerateConfig(**progress["config"])
+        stored = GenerateSettings(**progress["config"])
         if config is not None and config != stored:
-            raise ValueError(f"cannot resume {out} with other settings: it has {stored}")
+            raise InvalidValueError(f"cannot resume {out} with other settings: it has {stored}")
         config = stored
         progress["commands"].append(command)
     else:
         if (out / PROGRESS).exists():
-            raise ValueError(f"{out} already holds data: resume it, or choose another --out")
-        config = config or GenerateConfig()
+            raise InvalidValueError(f"{out} already holds data: resume it, or choose another --out")
+        config = config or GenerateSettings()
         progress = {
             "config": asdict(config),
             "games": 0,

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.engine import EngineAgent
+from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import Positions, load_positions
 from boardzoo.fit.weights import disc_slope, net_sums
 from boardzoo.games.catalog import make_game
@@ -36,7 +37,9 @@ def _band(
         mask &= positions.exact == 1
     positions = positions.select(mask)
     if len(positions) == 0:
-        raise ValueError(f"no positions to measure on with {min_empties}..{max_empties} empties")
+        raise InvalidValueError(
+            f"no positions to measure on with {min_empties}..{max_empties} empties"
+        )
     return positions
 
 

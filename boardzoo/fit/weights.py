@@ -32,13 +32,14 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import Positions, load_positions, read_progress
 from boardzoo.games.catalog import make_game
 from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, save_net
 from boardzoo.learned.patterns import game_tuples
 
 __all__ = [
-    "FitConfig",
+    "FitSettings",
     "best_scale",
     "disc_slope",
     "fit_and_save",
@@ -54,7 +55,7 @@ MIN_SLOPE_POSITIONS = 20  # positions of a stage that measure its prior's slope
 
 
 @dataclass(frozen=True)
-class FitConfig:
+class FitSettings:
     """The settings of a fit (stored in the net's metadata).
 
     Attributes:
@@ -85,28 +86,30 @@ class FitConfig:
 
     def __post_init__(self) -> None:
         if not 1 <= self.stages <= 64:
-            raise ValueError(f"stages must be 1..64, got {self.stages}")
+            raise InvalidValueError(f"stages must be 1..64, got {self.stages}")
         if not self.l2 or min(self.l2) < 0:
-            raise ValueError(f"l2 must be one or more numbers >= 0, got {self.l2}")
+            raise InvalidValueError(f"l2 must be one or more numbers >= 0, got {self.l2}")
         if self.scale is not None and not self.scale > 0:
-            raise ValueError(f"scale must be > 0, got {self.scale}")
+            raise InvalidValueError(f"scale must be > 0, got {self.scale}")
         if not 0 <= self.holdout < 1:
-            raise ValueError(f"holdout must be in [0, 1), got {self.holdout}")
+            raise InvalidValueError(f"holdout must be in [0, 1), got {self.holdout}")
         if self.holdout == 0 and (self.scale is None or len(self.l2) > 1):
-            raise ValueError("hold out some games to measure the scale and choose l2, or give both")
+            raise InvalidValueError(
+                "hold out some games to measure the scale and choose l2, or give both"
+            )
         if self.overlap < 0:
-            raise ValueError(f"overlap must be >= 0, got {self.overlap}")
+            raise InvalidValueError(f"overlap must be >= 0, got {self.overlap}")
         if self.iterations < 1:
-            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+            raise InvalidValueError(f"iterations must be >= 1, got {self.iterations}")
         if self.fit_stages is not None:
             if not self.fit_stages or not set(self.fit_stages) <= set(range(self.stages)):
-                raise ValueError(f"fit_stages must be stages 0..{self.stages - 1}, got "
+                raise InvalidValueError(f"fit_stages must be stages 0..{self.stages - 1}, got "
                                  f"{self.fit_stages}")  # fmt: skip
             if self.prior == "none":
-                raise ValueError("fit_stages keeps the prior's other stages: give a prior")
+                raise InvalidValueError("fit_stages keeps the prior's other stages: give a prior")
 
     @classmethod
-    def with_defaults(cls, **settings: Any) -> FitConfig:
+    def with_defaults(cls, **settings: Any) -> FitSettings:
         """A config from ``settings``, those that are ``None`` left at their defaults."""
         return cls(**{k: v for k, v in settings.items() if v is not None})
 
@@ -260,7 +263,7 @@ def _stage_prior(
         sources.append(source)
     measured = {s: slope for s, slope in enumerate(slopes) if slope is not None}
     if not measured:
-        raise ValueError(f"too few positions to convert the prior to discs (need "
+        raise InvalidValueError(f"too few positions to convert the prior to discs (need "
                          f"{MIN_SLOPE_POSITIONS} in a stage)")  # fmt: skip
     # a stage the data hardly reaches (the first moves before the openings) takes the slope
     # of the nearest stage that it does reach, not zero weights
@@ -294,7 +297,7 @@ def fit_weights(
     """
     choices = [float(l2)] if isinstance(l2, (int, float)) else [float(x) for x in l2]
     if not choices or (len(choices) > 1 and (validation is None or len(validation) == 0)):
-        raise ValueError("give one l2, or several and validation positions to choose from")
+        raise InvalidValueError("give one l2, or several and validation positions to choose from")
     size = 3 ** cells.shape[1]
     shape = (int(table.max()) + 1, size)
     start_weights, slopes = _stage_prior(prior, positions, stages, shape)
@@ -368,7 +371,7 @@ def _held_out(positions: Positions, fraction: float, seed: int) -> np.ndarray:
 def fit_and_save(
     data: Sequence[str | Path],
     out: str | Path,
-    config: FitConfig | None = None,
+    config: FitSettings | None = None,
     *,
     command: str = "",
     log: Callable[[str], None] = print,
@@ -376,7 +379,7 @@ def fit_and_save(
     """Fit a net on the data directories ``data`` and write it to ``out``; returns its
     metadata. The game numbers of each directory are kept apart (a second directory's games
     count on from the first's)."""
-    config = config or FitConfig()
+    config = config or FitSettings()
     began = time.perf_counter()
     parts, commands, games, sources = [], [], 0, []
     for directory in data:
@@ -391,7 +394,7 @@ def fit_and_save(
                         "children": progress.get("children")})  # fmt: skip
     positions = Positions.concatenate(parts)
     if len(positions) == 0:
-        raise ValueError("no positions in the data")
+        raise InvalidValueError("no positions in the data")
     game = make_game("reversi")
     prior = _prior_net(config.prior)
     # the prior's own design (its cells read in its order), else the game's

@@ -22,6 +22,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import KERNEL_FUNCTIONS, Game, GameSpec
 from boardzoo.games.state import BoardState
 
@@ -66,7 +67,7 @@ def check_game(name: str) -> str:
     if name not in CATALOG:
         _load_registered()
     if name not in CATALOG:
-        raise ValueError(f"unknown game {name!r}; games: {', '.join(CATALOG)}")
+        raise InvalidValueError(f"unknown game {name!r}; games: {', '.join(CATALOG)}")
     return name
 
 
@@ -83,17 +84,17 @@ def register_game(module: str) -> GameSpec:
     try:
         spec = importlib.import_module(module).SPEC
     except (ImportError, AttributeError) as error:
-        raise ValueError(f"cannot register game module {module!r}: {error}") from None
+        raise InvalidValueError(f"cannot register game module {module!r}: {error}") from None
     if not isinstance(spec, GameSpec):
-        raise ValueError(f"{module}.SPEC must be a GameSpec, got {type(spec).__name__}")
+        raise InvalidValueError(f"{module}.SPEC must be a GameSpec, got {type(spec).__name__}")
     if CATALOG.get(spec.name, module) != module:
-        raise ValueError(
+        raise InvalidValueError(
             f"game {spec.name!r} of {module} is already in the catalog, from {CATALOG[spec.name]}"
         )
     kernels = importlib.import_module(spec.kernels)
     missing = [name for name in KERNEL_FUNCTIONS if not hasattr(kernels, name)]
     if missing:
-        raise ValueError(f"{spec.kernels} lacks kernels {missing} of the game contract")
+        raise InvalidValueError(f"{spec.kernels} lacks kernels {missing} of the game contract")
     CATALOG[spec.name] = module
     if module not in _registered_modules():
         os.environ[GAMES_VARIABLE] = ",".join([*_registered_modules(), module])
@@ -123,7 +124,7 @@ def game_of(game: str | Game, **options: Any) -> Game:
     ``ValueError``), else :func:`make_game` of that name with ``options``."""
     if isinstance(game, Game):
         if options:
-            raise ValueError(f"options {options} given with a Game: its options are chosen")
+            raise InvalidValueError(f"options {options} given with a Game: its options are chosen")
         return game
     return make_game(game, **options)
 

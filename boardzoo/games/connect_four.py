@@ -21,6 +21,7 @@ from typing import cast
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games._encode import board_planes
 from boardzoo.games.spec import Game, GameSpec, Look
 from boardzoo.games.state import checked_action, returns_for
@@ -132,14 +133,14 @@ def from_columns(text: str) -> ConnectFourState:
     state = ConnectFourState.initial()
     for number, char in enumerate(text.strip(), start=1):
         if char not in "1234567":
-            raise ValueError(
+            raise InvalidValueError(
                 f"move {number} of {text!r}: {char!r} is not a column; columns are 1-7"
             )
         if state.is_terminal():
-            raise ValueError(f"move {number} of {text!r}: the game was over before it")
+            raise InvalidValueError(f"move {number} of {text!r}: the game was over before it")
         column = int(char) - 1
         if column not in state.legal_actions():
-            raise ValueError(f"move {number} of {text!r}: column {char} is full")
+            raise InvalidValueError(f"move {number} of {text!r}: column {char} is full")
         state = state.apply(column)
     return state
 
@@ -205,29 +206,37 @@ class ConnectFourState:
         for name in ("red", "yellow"):
             bits = getattr(self, name)
             if not isinstance(bits, (int, np.integer)) or bits < 0 or bits & ~BOARD:
-                raise ValueError(
+                raise InvalidValueError(
                     f"{name} must be a bitboard of the 42 cells (bits of {BOARD:#x}), got {bits!r}"
                 )
         red, yellow = int(self.red), int(self.yellow)
         if red & yellow:
-            raise ValueError(f"red and yellow share cells: {red & yellow:#x}")
+            raise InvalidValueError(f"red and yellow share cells: {red & yellow:#x}")
         difference = red.bit_count() - yellow.bit_count()
         if difference not in (0, 1):
-            raise ValueError(
+            raise InvalidValueError(
                 f"red must have as many discs as yellow or one more, got {red.bit_count()} and "
                 f"{yellow.bit_count()}"
             )
         occupied = red | yellow
         floating = (occupied + BOTTOM) & occupied  # set where a column has a gap under a disc
         if floating:
-            raise ValueError(f"discs must rest on the bottom or on a disc: gap under {floating:#x}")
+            raise InvalidValueError(
+                f"discs must rest on the bottom or on a disc: gap under {floating:#x}"
+            )
         if has_four(red) and has_four(yellow):
-            raise ValueError("red and yellow both have four in a row: the game stops at the first")
+            raise InvalidValueError(
+                "red and yellow both have four in a row: the game stops at the first"
+            )
         # The game stops at the first line, so the side that made it moved last.
         if has_four(red) and difference != 1:
-            raise ValueError("red has four in a row, so red moved last and has one disc more")
+            raise InvalidValueError(
+                "red has four in a row, so red moved last and has one disc more"
+            )
         if has_four(yellow) and difference != 0:
-            raise ValueError("yellow has four in a row, so yellow moved last: equal disc counts")
+            raise InvalidValueError(
+                "yellow has four in a row, so yellow moved last: equal disc counts"
+            )
         setter = object.__setattr__
         setter(self, "red", red)
         setter(self, "yellow", yellow)
@@ -256,7 +265,7 @@ class ConnectFourState:
         """
         rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
         if len(rows) != ROWS or any(len(row) != COLS for row in rows):
-            raise ValueError(f"expected {ROWS} rows of {COLS} cells, got {rows}")
+            raise InvalidValueError(f"expected {ROWS} rows of {COLS} cells, got {rows}")
         red = yellow = 0
         for r, row in enumerate(rows):
             for c, char in enumerate(row.upper()):
@@ -265,7 +274,7 @@ class ConnectFourState:
                 elif char == "O":
                     yellow |= 1 << _cell(r, c)
                 elif char != ".":
-                    raise ValueError(f"unknown cell {char!r} in row {r + 1}: use X, O or .")
+                    raise InvalidValueError(f"unknown cell {char!r} in row {r + 1}: use X, O or .")
         return cls(red, yellow)
 
     # --- the GameState contract -------------------------------------------------------------
@@ -331,7 +340,7 @@ class ConnectFourState:
     def _column(self, action: int) -> int:
         """``action`` if it names a column, else a ``ValueError``."""
         if isinstance(action, bool) or not 0 <= action < COLS:
-            raise ValueError(f"action must be a column 0..{COLS - 1}, got {action!r}")
+            raise InvalidValueError(f"action must be a column 0..{COLS - 1}, got {action!r}")
         return int(action)
 
     def move_square(self, action: int) -> tuple[int, int] | None:
@@ -342,7 +351,7 @@ class ConnectFourState:
         col = self._column(action)
         height = _height(self.red | self.yellow, col)
         if height == ROWS:
-            raise ValueError(f"column {self.game.action_name(col)} is full")
+            raise InvalidValueError(f"column {self.game.action_name(col)} is full")
         return ROWS - 1 - height, col
 
     def placed_square(self, action: int) -> tuple[int, int] | None:
@@ -351,7 +360,7 @@ class ConnectFourState:
         col = self._column(action)
         height = _height(self.red | self.yellow, col)
         if height == 0:
-            raise ValueError(f"column {self.game.action_name(col)} is empty")
+            raise InvalidValueError(f"column {self.game.action_name(col)} is empty")
         return ROWS - height, col
 
     def disc_counts(self) -> tuple[int, int]:

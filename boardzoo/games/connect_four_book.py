@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from boardzoo.errors import InvalidFileError
 from boardzoo.games.connect_four import BOTTOM, COLS, HEIGHT, ConnectFourState
 
 __all__ = [
@@ -219,17 +220,19 @@ def load_book(path: Path) -> Book:
         info = json.loads(path.with_suffix(".json").read_text())
         depth = int(info["depth"])
     except (OSError, KeyError, ValueError, TypeError) as error:
-        raise ValueError(f"{path}: not a Connect Four book ({error})") from None
+        raise InvalidFileError(f"{path}: not a Connect Four book ({error})") from None
     if keys.dtype != np.uint64 or scores.dtype != np.int8 or keys.shape != scores.shape:
-        raise ValueError(f"{path}: not a Connect Four book (keys uint64, scores int8, one each)")
+        raise InvalidFileError(
+            f"{path}: not a Connect Four book (keys uint64, scores int8, one each)"
+        )
     if len(keys) > 1 and not bool(np.all(keys[1:] > keys[:-1])):
-        raise ValueError(f"{path}: the book's keys are not sorted")
+        raise InvalidFileError(f"{path}: the book's keys are not sorted")
     if (
         moves.dtype != np.int8
         or moves.shape != keys.shape
         or not bool(np.all((moves >= -1) & (moves < COLS)))
     ):
-        raise ValueError(f"{path}: not a Connect Four book (moves int8, a column or -1 each)")
+        raise InvalidFileError(f"{path}: not a Connect Four book (moves int8, a column or -1 each)")
     return Book(keys, scores, depth, info, moves)
 
 

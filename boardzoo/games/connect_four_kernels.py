@@ -1,5 +1,5 @@
 """Compiled Connect Four kernels: the game contract's functions (see :mod:`boardzoo.games.spec`)
-and the line test they share (perft runs on them: :func:`boardzoo.bench.perft`).
+and the line test they share (perft runs on them: :func:`boardzoo.speed.perft`).
 
 Layout (:mod:`boardzoo.games.connect_four`): bit ``col * 7 + r`` is the cell of column ``col`` at
 height ``r`` (0 the bottom); bit ``col * 7 + 6`` is a sentinel that is never set, so lines found

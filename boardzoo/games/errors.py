@@ -6,10 +6,12 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import SupportsIndex, cast
 
+from boardzoo.errors import InvalidValueError
+
 __all__ = ["IllegalMoveError"]
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(InvalidValueError):
     """An action that is not legal in the position it was applied to.
 
     The message names the move by the game's action names when they are known, says whose move

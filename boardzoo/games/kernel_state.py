@@ -27,6 +27,7 @@ from typing import cast
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games._encode import board_planes
 from boardzoo.games.spec import LOSS, WIN, Game, GameSpec
 from boardzoo.games.state import checked_action, returns_for
@@ -101,7 +102,9 @@ def kernel_game(
     }
     squares = _action_squares(kernels, cells, params)
     if list(squares) != list(range(len(squares))):
-        raise ValueError(f"{spec.kernels}.cell_action must number actions 0..n-1: {list(squares)}")
+        raise InvalidValueError(
+            f"{spec.kernels}.cell_action must number actions 0..n-1: {list(squares)}"
+        )
     square_actions = {
         square: int(kernels.cell_action(cell, params)) for square, cell in cells.items()
     }
@@ -155,13 +158,13 @@ class KernelState:
         for name in ("s0", "s1"):
             bits = getattr(self, name)
             if not isinstance(bits, (int, np.integer)) or bits < 0 or bits & ~full:
-                raise ValueError(
+                raise InvalidValueError(
                     f"{name} must be a bitboard of {self.game.label}'s cells, got {bits!r}"
                 )
         if self.s0 & self.s1:
-            raise ValueError(f"s0 and s1 share cells: {self.s0 & self.s1:#x}")
+            raise InvalidValueError(f"s0 and s1 share cells: {self.s0 & self.s1:#x}")
         if self.player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {self.player!r}")
+            raise InvalidValueError(f"player must be 0 or 1, got {self.player!r}")
 
     # --- the kernels ------------------------------------------------------------------------
 
@@ -264,7 +267,7 @@ class KernelState:
             return None
         cell = self._cell_of(action)
         if cell is None:
-            raise ValueError(f"{self.game.action_name(action)} fills no square here")
+            raise InvalidValueError(f"{self.game.action_name(action)} fills no square here")
         return self._square(cell)
 
     def placed_square(self, action: int) -> tuple[int, int] | None:

@@ -18,6 +18,7 @@ from typing import cast
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games import reversi_kernels as kernels
 from boardzoo.games._encode import action_mask, board_planes
 from boardzoo.games.spec import Game, GameOption, GameSpec, Look
@@ -100,7 +101,7 @@ SPEC = GameSpec(
     # The solver takes over at its own thresholds (None: the solver's TAKEOVER_EMPTIES at the
     # root and TREE_EMPTIES inside the tree; see boardzoo.search.handover). UCT's constant 0.2 (the
     # net's values differ little between moves: sqrt(2) spreads the visits almost evenly) and the
-    # tree kept between moves: at 1 s a move against the engine issue's reference (depth 10, exact
+    # tree kept between moves: at 1 s a move against the reference alpha-beta (depth 10, exact
     # from 20 empties), 20 XOT games: sqrt(2) without reuse 12.5%, 0.2 52.5%, 0.2 with reuse
     # 67.5% and 75.0% in two runs (benchmarks/results/engine/strong-*.txt).
     presets={
@@ -139,7 +140,7 @@ SPEC = GameSpec(
 def _obf_position(game: Game, text: str) -> ReversiState:
     """A position of ``game`` (8x8) in the FFO/OBF notation (:meth:`ReversiState.from_obf`)."""
     if game.options["board_size"] != 8:
-        raise ValueError(f"the FFO/OBF notation is for 8x8 boards, not {game.label}")
+        raise InvalidValueError(f"the FFO/OBF notation is for 8x8 boards, not {game.label}")
     return ReversiState.from_obf(text)
 
 
@@ -187,14 +188,14 @@ class ReversiState:
         for name in ("black", "white"):
             bits = getattr(self, name)
             if not isinstance(bits, (int, np.integer)) or bits < 0 or bits & ~valid:
-                raise ValueError(
+                raise InvalidValueError(
                     f"{name} must be a bitboard of squares on the {size}x{size} board "
                     f"(bits of {valid:#x}), got {bits!r}"
                 )
         if self.black & self.white:
-            raise ValueError(f"black and white share squares: {self.black & self.white:#x}")
+            raise InvalidValueError(f"black and white share squares: {self.black & self.white:#x}")
         if self.current_player not in (BLACK, WHITE):
-            raise ValueError(
+            raise InvalidValueError(
                 f"current_player must be 0 (black) or 1 (white), got {self.current_player!r}"
             )
         own, opp = self._own_opp(int(self.black), int(self.white), self.current_player)
@@ -241,7 +242,7 @@ class ReversiState:
         """
         fields = text.split(";")[0].split()
         if len(fields) != 2 or len(fields[0]) != 64 or fields[1].upper() not in ("X", "O"):
-            raise ValueError(
+            raise InvalidValueError(
                 f"expected 64 squares of X, O or - and the side to move (X or O), got {text!r}"
             )
         black = white = 0
@@ -251,7 +252,7 @@ class ReversiState:
             elif char == "O":
                 white |= 1 << index
             elif char != "-":
-                raise ValueError(f"unknown square {char!r} at {index}: use X, O or -")
+                raise InvalidValueError(f"unknown square {char!r} at {index}: use X, O or -")
         return cls(8, black, white, BLACK if fields[1].upper() == "X" else WHITE)
 
     @classmethod
@@ -263,7 +264,7 @@ class ReversiState:
         rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
         size = len(rows)
         if size not in BOARD_SIZES or any(len(row) != size for row in rows):
-            raise ValueError(
+            raise InvalidValueError(
                 f"expected a square board with sides in {list(BOARD_SIZES)}, got rows {rows}"
             )
         black = white = 0
@@ -275,7 +276,9 @@ class ReversiState:
                 elif char == "O":
                     white |= bit
                 elif char != ".":
-                    raise ValueError(f"unknown square {char!r} in row {r + 1}: use X, O or .")
+                    raise InvalidValueError(
+                        f"unknown square {char!r} in row {r + 1}: use X, O or ."
+                    )
         return cls(size, black, white, current_player)
 
     # --- the GameState contract -------------------------------------------------------------

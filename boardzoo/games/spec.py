@@ -56,6 +56,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
+
 __all__ = [
     "DRAW",
     "KERNEL_FUNCTIONS",
@@ -110,7 +112,9 @@ class GameOption:
         """``value`` if it is allowed, else a ``ValueError`` naming it and the allowed values."""
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
         if not ok or value not in self.allowed:
-            raise ValueError(f"{self.name} must be one of {list(self.allowed)}, got {value!r}")
+            raise InvalidValueError(
+                f"{self.name} must be one of {list(self.allowed)}, got {value!r}"
+            )
         return int(value)
 
 
@@ -220,7 +224,7 @@ class GameSpec:
             if option.name == name:
                 return option
         have = ", ".join(o.name for o in self.options) or "none"
-        raise ValueError(f"{self.name} has no option {name!r}; its options: {have}")
+        raise InvalidValueError(f"{self.name} has no option {name!r}; its options: {have}")
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, int]:
         """Every option's value (defaults filled in), each checked; unknown names refused."""
@@ -242,7 +246,7 @@ class GameSpec:
         for index, name in enumerate(self.sides):
             if name.lower() == lowered:
                 return index
-        raise ValueError(
+        raise InvalidValueError(
             f"{side!r} is not a side of {self.name}; its sides: {', '.join(self.sides)}"
         )
 
@@ -326,7 +330,7 @@ class Game:
     def action_name(self, action: int) -> str:
         """The text name of ``action`` (``"d3"``, ``"pass"``); ``ValueError`` outside the range."""
         if isinstance(action, bool) or not 0 <= action < self.num_actions:
-            raise ValueError(
+            raise InvalidValueError(
                 f"action must be in 0..{self.num_actions - 1} in {self.label}, got {action!r}"
             )
         return self.action_names[action]
@@ -345,7 +349,7 @@ class Game:
         if self.pass_action is not None:
             last = self.action_names[self.pass_action - 1]
         passing = " or 'pass'" if self.pass_action is not None else ""
-        raise ValueError(
+        raise InvalidValueError(
             f"cannot read move {text!r}: expected {first}..{last}{passing}, or an action number "
             f"0..{self.num_actions - 1}"
         )

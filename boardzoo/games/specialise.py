@@ -29,6 +29,8 @@ from typing import Any
 
 from numba import njit
 
+from boardzoo.errors import InvalidValueError
+
 __all__ = ["specialise"]
 
 Constant = bool | int | float
@@ -89,7 +91,7 @@ def specialise(
     modules = tuple(dict.fromkeys(t.__module__ for t in templates))
     names = tuple(t.__name__ for t in templates)
     if len(set(names)) != len(names):
-        raise ValueError(f"templates must have different names: {', '.join(names)}")
+        raise InvalidValueError(f"templates must have different names: {', '.join(names)}")
     linked = dict(linked or {})
     fixed = tuple(sorted((constants or {}).items()))
     inlined = tuple(sorted(inline))

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 
 __all__ = ["Symmetry", "symmetries"]
@@ -107,7 +108,7 @@ class Symmetry:
         """
         obs = np.asarray(obs)
         if obs.ndim < 2 or obs.shape[-2:] != (self.rows, self.cols):
-            raise ValueError(
+            raise InvalidValueError(
                 f"obs must end in the board's shape ({self.rows}, {self.cols}), got {obs.shape}"
             )
         flat = obs.reshape(*obs.shape[:-2], self.rows * self.cols)
@@ -128,7 +129,7 @@ class Symmetry:
         """
         policy = np.asarray(policy)
         if policy.ndim < 1 or policy.shape[-1] != self.num_actions:
-            raise ValueError(
+            raise InvalidValueError(
                 f"policy must end in {self.num_actions} actions, got shape {policy.shape}"
             )
         return policy[..., self.action_source]
@@ -151,7 +152,7 @@ class Symmetry:
             ValueError: when ``action`` is out of range.
         """
         if isinstance(action, bool) or not 0 <= action < self.num_actions:
-            raise ValueError(f"action must be in 0..{self.num_actions - 1}, got {action!r}")
+            raise InvalidValueError(f"action must be in 0..{self.num_actions - 1}, got {action!r}")
         return int(self.action_target[action])
 
 
@@ -181,7 +182,7 @@ def _build(game: Game, name: str, transform: _Transform) -> Symmetry:
             if action is not None and image is not None:
                 action_target[action] = image
     if sorted(action_target.tolist()) != list(range(count)):  # pragma: no cover - a bad game
-        raise ValueError(f"{name} does not permute the actions of {game.label}")
+        raise InvalidValueError(f"{name} does not permute the actions of {game.label}")
     action_source = np.empty(count, dtype=np.int64)
     action_source[action_target] = np.arange(count)
     for array in (square_source, action_source, action_target):

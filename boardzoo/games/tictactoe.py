@@ -12,6 +12,7 @@ from typing import cast
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games._encode import action_mask, board_planes
 from boardzoo.games.spec import Game, GameSpec, Look
 from boardzoo.games.state import checked_action, returns_for
@@ -106,20 +107,24 @@ class TicTacToeState:
         for name in ("x", "o"):
             bits = getattr(self, name)
             if not isinstance(bits, (int, np.integer)) or bits < 0 or bits & ~FULL_BOARD:
-                raise ValueError(f"{name} must be a 9-bit bitboard, got {bits!r}")
+                raise InvalidValueError(f"{name} must be a 9-bit bitboard, got {bits!r}")
         if self.x & self.o:
-            raise ValueError(f"x and o share squares: {self.x & self.o:#05b}")
+            raise InvalidValueError(f"x and o share squares: {self.x & self.o:#05b}")
         difference = self.x.bit_count() - self.o.bit_count()
         if difference not in (0, 1):
-            raise ValueError(
+            raise InvalidValueError(
                 f"X must have as many marks as O or one more, got {self.x.bit_count()} and "
                 f"{self.o.bit_count()}"
             )
         # The game stops at the first line, so the side that made it moved last.
         if _has_line(self.x) and difference != 1:
-            raise ValueError("X has three in a row, so X moved last and has one mark more than O")
+            raise InvalidValueError(
+                "X has three in a row, so X moved last and has one mark more than O"
+            )
         if _has_line(self.o) and difference != 0:
-            raise ValueError("O has three in a row, so O moved last and has as many marks as X")
+            raise InvalidValueError(
+                "O has three in a row, so O moved last and has as many marks as X"
+            )
 
     @classmethod
     def initial(cls) -> TicTacToeState:
@@ -131,7 +136,7 @@ class TicTacToeState:
         """Read three rows, top first: ``X``, ``O`` or ``.`` per square (spaces ignored)."""
         rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
         if len(rows) != _SIZE or any(len(row) != _SIZE for row in rows):
-            raise ValueError(f"expected 3 rows of 3 squares, got {rows}")
+            raise InvalidValueError(f"expected 3 rows of 3 squares, got {rows}")
         x = o = 0
         for index, char in enumerate("".join(rows).upper()):
             if char == "X":
@@ -139,7 +144,7 @@ class TicTacToeState:
             elif char == "O":
                 o |= 1 << index
             elif char != ".":
-                raise ValueError(f"unknown square {char!r}: use X, O or .")
+                raise InvalidValueError(f"unknown square {char!r}: use X, O or .")
         return cls(x, o)
 
     @property

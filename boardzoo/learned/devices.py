@@ -9,6 +9,8 @@ import os
 
 import torch
 
+from boardzoo.errors import InvalidValueError
+
 __all__ = ["pick_device"]
 
 
@@ -38,7 +40,7 @@ def pick_device(device: str = "auto", set_threads: bool = True) -> torch.device:
         ValueError: an unknown name, or CUDA asked for where there is none.
     """
     if not isinstance(device, str):
-        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+        raise InvalidValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
     name = device.strip().lower()
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
@@ -48,6 +50,6 @@ def pick_device(device: str = "auto", set_threads: bool = True) -> torch.device:
         return torch.device("cpu")
     if name == "cuda" or name.startswith("cuda:"):
         if not torch.cuda.is_available():
-            raise ValueError(f"device {device!r} asked for, but CUDA is not available here")
+            raise InvalidValueError(f"device {device!r} asked for, but CUDA is not available here")
         return torch.device(name)
-    raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+    raise InvalidValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")

@@ -2,11 +2,12 @@
 
 A model is two files: ``model.pt``, the network's ``state_dict`` (tensors only) written by
 ``torch.save``, and ``model.json`` beside it (the same name with ``.json``): the
-:class:`~boardzoo.learned.network.NetConfig` that rebuilds the network and free-form metadata (the
-training command, iterations, games, date, boardzoo version). Loading reads the tensors with
-``torch.load(weights_only=True)``, which refuses any pickled object other than tensors and plain
-containers, so a model file from a stranger cannot execute anything, unlike pickled zips such as
-Stable-Baselines3's. Both files are written atomically (a temporary file, then ``os.replace``).
+:class:`~boardzoo.learned.network.NetworkSettings` that rebuilds the network (under the key
+``"config"``) and free-form metadata (the training command, iterations, games, date, boardzoo
+version). Loading reads the tensors with ``torch.load(weights_only=True)``, which refuses any
+pickled object other than tensors and plain containers, so a model file from a stranger cannot
+execute anything, unlike pickled zips such as Stable-Baselines3's. Both files are written
+atomically (a temporary file, then ``os.replace``).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import Any
 import torch
 
 from boardzoo import __version__
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.learned.devices import pick_device
 from boardzoo.learned.files import atomic_write, atomic_write_text
-from boardzoo.learned.network import AZNet, NetConfig
+from boardzoo.learned.network import AZNet, NetworkSettings
 
 __all__ = [
     "FORMAT",
@@ -42,7 +44,7 @@ FORMAT = "boardzoo-az-model"
 _VERSION = 1
 
 
-class ModelFileError(ValueError):
+class ModelFileError(InvalidFileError):
     """A model file that cannot be loaded: missing, not plain tensors, inconsistent, or for
     another game. The message is one line naming the file and the reason."""
 
@@ -64,7 +66,7 @@ def _version() -> str:
 def save_model(
     path: str | os.PathLike[str],
     net: AZNet,
-    config: NetConfig | None = None,
+    config: NetworkSettings | None = None,
     metadata: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``net`` to ``path`` (tensors) and its config and metadata to ``path``'s ``.json``.
@@ -84,7 +86,7 @@ def save_model(
     """
     config = net.config if config is None else config
     if config != net.config:
-        raise ValueError(f"config {config} is not the network's config {net.config}")
+        raise InvalidValueError(f"config {config} is not the network's config {net.config}")
     meta = dict(metadata or {})
     meta.setdefault("boardzoo_version", _version())
     meta.setdefault("saved_at", _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
@@ -92,17 +94,17 @@ def save_model(
     try:
         text = json.dumps(document, indent=2, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"metadata must hold JSON values only: {error}") from None
+        raise InvalidValueError(f"metadata must hold JSON values only: {error}") from None
     path = Path(path)
     if path.suffix == ".json":
-        raise ValueError(f"the model file cannot be the .json config itself: {path}")
+        raise InvalidValueError(f"the model file cannot be the .json config itself: {path}")
     weights = {name: tensor.detach().cpu().clone() for name, tensor in net.state_dict().items()}
     atomic_torch_save(weights, path)
     atomic_write_text(text + "\n", config_path(path))
     return path
 
 
-def read_model_config(path: str | os.PathLike[str]) -> tuple[NetConfig, dict[str, Any]]:
+def read_model_config(path: str | os.PathLike[str]) -> tuple[NetworkSettings, dict[str, Any]]:
     """The config and metadata of the model file ``path`` (its ``.json``), without the weights.
 
     Raises:
@@ -127,7 +129,7 @@ def read_model_config(path: str | os.PathLike[str]) -> tuple[NetConfig, dict[str
             f"reads {_VERSION}"
         )
     try:
-        config = NetConfig.from_dict(document.get("config"))  # type: ignore[arg-type]  # (any JSON value: from_dict checks it)
+        config = NetworkSettings.from_dict(document.get("config"))  # type: ignore[arg-type]  # (any JSON value: from_dict checks it)
     except (TypeError, ValueError) as error:
         raise ModelFileError(f"{json_path}: invalid network config: {error}") from None
     metadata = document.get("metadata", {})
@@ -138,7 +140,7 @@ def read_model_config(path: str | os.PathLike[str]) -> tuple[NetConfig, dict[str
 
 def read_model_for(
     path: str | os.PathLike[str], game: Game | None = None
-) -> tuple[NetConfig, dict[str, Any]]:
+) -> tuple[NetworkSettings, dict[str, Any]]:
     """:func:`read_model_config` of the model file ``path``, which must exist and play ``game``
     (``None``: any game); a :class:`ModelFileError` naming the file otherwise."""
     path = Path(path)
@@ -154,7 +156,7 @@ def load_model(
     path: str | os.PathLike[str],
     device: str | torch.device = "cpu",
     game: Game | None = None,
-) -> tuple[AZNet, NetConfig, dict[str, Any]]:
+) -> tuple[AZNet, NetworkSettings, dict[str, Any]]:
     """Load a model written by :func:`save_model`, never unpickling anything but tensors.
 
     Args:

@@ -27,17 +27,18 @@ import torch
 from torch import nn
 
 from boardzoo.checks import check_int
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import check_game, get_game
 from boardzoo.games.spec import Game
 
-__all__ = ["AZNet", "NetConfig"]
+__all__ = ["AZNet", "NetworkSettings"]
 
 _MAX_WIDTH = 1024
 _MAX_BLOCKS = 64
 
 
 @dataclass(frozen=True)
-class NetConfig:
+class NetworkSettings:
     """The shape of an :class:`AZNet`, and the game it plays: all a model file needs to rebuild it.
 
     Args:
@@ -60,7 +61,7 @@ class NetConfig:
     def __post_init__(self) -> None:
         check_game(self.game)
         if not isinstance(self.options, Mapping):
-            raise ValueError(f"options must be a mapping, got {self.options!r}")
+            raise InvalidValueError(f"options must be a mapping, got {self.options!r}")
         options = get_game(self.game).check_options(self.options)
         object.__setattr__(self, "options", options)
         object.__setattr__(self, "channels", check_int("channels", self.channels, 1, _MAX_WIDTH))
@@ -72,7 +73,7 @@ class NetConfig:
         return hash((self.game, tuple(sorted(self.options.items())), self.channels, self.blocks))
 
     @classmethod
-    def for_game(cls, game: Game, **sizes: int) -> NetConfig:
+    def for_game(cls, game: Game, **sizes: int) -> NetworkSettings:
         """The config of a network for ``game`` (a catalog ``Game``); ``sizes`` as the fields."""
         return cls(game.name, dict(game.options), **sizes)
 
@@ -92,16 +93,20 @@ class NetConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> NetConfig:
+    def from_dict(cls, data: Mapping[str, Any]) -> NetworkSettings:
         """The config written by :meth:`to_dict`; a ``ValueError`` for missing or unknown keys."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"a network config must be a JSON object, got {type(data).__name__}")
+            raise InvalidValueError(
+                f"a network config must be a JSON object, got {type(data).__name__}"
+            )
         known = {"game", "options", "channels", "blocks", "value_hidden"}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown network config keys {unknown}; known: {sorted(known)}")
+            raise InvalidValueError(
+                f"unknown network config keys {unknown}; known: {sorted(known)}"
+            )
         if "game" not in data:
-            raise ValueError("a network config needs a 'game'")
+            raise InvalidValueError("a network config needs a 'game'")
         return cls(**dict(data))
 
     def to_json(self) -> str:
@@ -109,12 +114,12 @@ class NetConfig:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> NetConfig:
+    def from_json(cls, text: str) -> NetworkSettings:
         """The config from :meth:`to_json`'s text; a ``ValueError`` for bad JSON or values."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise ValueError(f"network config is not valid JSON: {error}") from None
+            raise InvalidValueError(f"network config is not valid JSON: {error}") from None
         return cls.from_dict(data)
 
 
@@ -133,7 +138,7 @@ class _ResidualBlock(nn.Module):
 
 
 class AZNet(nn.Module):
-    """The policy-value network of a :class:`NetConfig`.
+    """The policy-value network of a :class:`NetworkSettings`.
 
     ``net(obs)`` takes float32 ``[B, 2, rows, cols]`` and returns ``(logits [B, num_actions],
     values [B])``: raw logits (mask illegal actions before a softmax) and values in ``[-1, 1]``
@@ -148,10 +153,10 @@ class AZNet(nn.Module):
         game: the catalog game.
     """
 
-    def __init__(self, config: NetConfig) -> None:
+    def __init__(self, config: NetworkSettings) -> None:
         super().__init__()
-        if not isinstance(config, NetConfig):
-            raise ValueError(f"AZNet needs a NetConfig, got {type(config).__name__}")
+        if not isinstance(config, NetworkSettings):
+            raise InvalidValueError(f"AZNet needs a NetworkSettings, got {type(config).__name__}")
         self.config = config
         self.game = config.board_game
         rows, cols, actions = self.game.rows, self.game.cols, self.game.num_actions
@@ -191,7 +196,7 @@ class AZNet(nn.Module):
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Logits ``[B, num_actions]`` and values ``[B]`` of float32 ``obs [B, 2, rows, cols]``."""
         if obs.dim() != 4 or tuple(obs.shape[1:]) != self.obs_shape:
-            raise ValueError(
+            raise InvalidValueError(
                 f"obs must be [B, {', '.join(map(str, self.obs_shape))}], got {tuple(obs.shape)}"
             )
         ones = torch.ones_like(obs[:, :1])

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.bits import U1, lowest_bit_index, popcount
 from boardzoo.games.spec import Game
 
@@ -133,8 +134,8 @@ def ntuple_value(s0, s1, player, params, net):
 # --- files ------------------------------------------------------------------------------------
 
 
-def _bad(path: str | Path, problem: str) -> ValueError:
-    return ValueError(f"{path}: not an n-tuple net file: {problem}")
+def _bad(path: str | Path, problem: str) -> InvalidFileError:
+    return InvalidFileError(f"{path}: not an n-tuple net file: {problem}")
 
 
 def check_net(net: NTupleNet, where: str = "net") -> NTupleNet:
@@ -241,7 +242,7 @@ def net_file_name(game: Game) -> str:
     name = f"{game.file_stem}.npz"
     if not has_net(game):
         have = ", ".join(sorted(path.stem for path in MODELS_DIR.glob("*.npz"))) or "none"
-        raise ValueError(f"no learned evaluation for {game.label}; games with one: {have}")
+        raise InvalidValueError(f"no learned evaluation for {game.label}; games with one: {have}")
     return name
 
 
@@ -260,7 +261,7 @@ def load_net(game: Game) -> NTupleNet:
     """
     path = MODELS_DIR / net_file_name(game)
     if not path.exists():
-        raise ValueError(f"the learned evaluation of {game.label} is missing: no file {path}")
+        raise InvalidFileError(f"the learned evaluation of {game.label} is missing: no file {path}")
     net, metadata = _read(path)
     if metadata.get("game") != game.name or metadata.get("options", {}) != dict(game.options):
         raise _bad(path, f"it is for {metadata.get('game')} {metadata.get('options')}, "

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.symmetry import symmetries
 
@@ -72,7 +73,9 @@ def game_tuples(game: Game) -> tuple[np.ndarray, np.ndarray]:
     """
     design = game.spec.ntuples
     if design is None:
-        raise ValueError(f"no n-tuple design for {game.label}: its catalog entry has no ntuples")
+        raise InvalidValueError(
+            f"no n-tuple design for {game.label}: its catalog entry has no ntuples"
+        )
     row_stride, col_stride, offset = game.layout
     images = [(lambda square, s=symmetry: s.map_square(*square)) for symmetry in symmetries(game)]
     return expand_tuples(

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.learned.ntuple import MODELS_DIR
 
@@ -185,8 +186,8 @@ def new_probcut_data(game: Game) -> dict[str, Any]:
             "evaluations": {}}  # fmt: skip
 
 
-def _bad(path: str | Path, problem: str) -> ValueError:
-    return ValueError(f"{path}: not a ProbCut calibration file: {problem}")
+def _bad(path: str | Path, problem: str) -> InvalidFileError:
+    return InvalidFileError(f"{path}: not a ProbCut calibration file: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -199,12 +200,12 @@ def _is_number(value: Any) -> bool:
 
 def _check_fields(where: str, value: Any, fields: dict[str, Callable[[Any], bool]]) -> None:
     if not isinstance(value, dict):
-        raise ValueError(f"{where} must be a JSON object")
+        raise InvalidValueError(f"{where} must be a JSON object")
     for name, check in fields.items():
         if name not in value:
-            raise ValueError(f"{where} has no {name!r}")
+            raise InvalidValueError(f"{where} has no {name!r}")
         if not check(value[name]):
-            raise ValueError(f"{where}: {name!r} is malformed ({value[name]!r:.60})")
+            raise InvalidValueError(f"{where}: {name!r} is malformed ({value[name]!r:.60})")
 
 
 def _check_fit(where: str, fit: Any, depth: int) -> DepthFit:
@@ -244,9 +245,9 @@ def _check_entry(where: str, entry: Any) -> None:
     })  # fmt: skip
     count = entry["positions"]
     if len(entry["discs"]) != count or any(len(row) != count for row in entry["scores"]):
-        raise ValueError(f"{where}: discs and each row of scores must hold {count} numbers")
+        raise InvalidValueError(f"{where}: discs and each row of scores must hold {count} numbers")
     if len(entry["scores"]) > entry["max_depth"]:
-        raise ValueError(f"{where}: more rows of scores than max_depth")
+        raise InvalidValueError(f"{where}: more rows of scores than max_depth")
     for i, fit in enumerate(entry["depths"]):
         _check_fit(f"{where}, depths[{i}]", fit, MIN_DEPTH + i)
 
@@ -271,7 +272,7 @@ def check_probcut_data(data: Any, path: str | Path) -> dict[str, Any]:
 
 
 def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise InvalidValueError(f"{name} is not a number JSON allows")
 
 
 def load_probcut_file(path: str | Path) -> dict[str, Any]:
@@ -336,13 +337,13 @@ def _matching_entry(path: Path, game: Game, evaluation: str) -> dict[str, Any]:
         f" in {path}; make one with: {calibrate_command(game, evaluation)}"
     )
     if not path.is_file():
-        raise ValueError(missing.replace(f" in {path}", f" (no file {path})"))
+        raise InvalidValueError(missing.replace(f" in {path}", f" (no file {path})"))
     data = load_probcut_file(path)
     if data["game"] != game.name or data["options"] != dict(game.options):
         raise _bad(path, f"it is for {data['game']} {data['options']}, not {game.label}")
     entry = data["evaluations"].get(evaluation)
     if entry is None or not entry["depths"]:
-        raise ValueError(missing)
+        raise InvalidValueError(missing)
     result: dict[str, Any] = entry
     return result
 
@@ -372,7 +373,9 @@ def _sigmas(game: Game, evaluation: str) -> tuple[np.ndarray, np.ndarray]:
 def check_evaluation(evaluation: str) -> None:
     """A ``ValueError`` unless ``evaluation`` is one of :data:`EVALUATIONS`."""
     if evaluation not in EVALUATIONS:
-        raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
+        raise InvalidValueError(
+            f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}"
+        )
 
 
 def probcut_sigmas(game: Game, evaluation: str) -> np.ndarray:

@@ -14,11 +14,13 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.bits import seed_rng as _seed_rng
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import (
@@ -31,7 +33,7 @@ from boardzoo.learned.patterns import game_tuples
 from boardzoo.learned.td_kernels import OPPONENT_GREEDY, OPPONENT_RANDOM, compiled_learned
 
 __all__ = [
-    "TrainConfig",
+    "TDTrainSettings",
     "measure",
     "new_net",
     "seed_rng",
@@ -50,38 +52,50 @@ def new_net(game: Game, stages: int | None = None) -> NTupleNet:
     if stages is None:
         stages = game.td_stages
     if stages < 1:
-        raise ValueError(f"stages must be >= 1, got {stages}")
+        raise InvalidValueError(f"stages must be >= 1, got {stages}")
     longest = cells.shape[1]
     weights = np.zeros((stages, int(table.max()) + 1, 3**longest), dtype=np.float32)
     return NTupleNet(cells, table, weights)
 
 
-class TrainConfig:
-    """The settings of a training run (stored in the checkpoint's metadata)."""
+@dataclass(frozen=True)
+class TDTrainSettings:
+    """The settings of a TD(λ) training run of an n-tuple net (stored in the checkpoint's
+    metadata, ``lam`` as ``"lambda"``; ``stages`` is not stored: the net's weights hold it).
 
-    def __init__(
-        self,
-        seed: int = 0,
-        lr: float = 0.1,
-        lam: float = 0.5,
-        epsilon: float = 0.1,
-        chunk_games: int = 2000,
-        stages: int | None = None,
-    ) -> None:
-        if not 0 < lr <= 10:
-            raise ValueError(f"lr must be > 0 and <= 10, got {lr!r}")
-        for name, value in (("lam", lam), ("epsilon", epsilon)):
+    Attributes:
+        seed: the run's seed.
+        lr: the learning rate, in ``(0, 10]`` (divided among the net's n-tuple instances).
+        lam: TD's λ, in ``[0, 1]``.
+        epsilon: the chance of a random move, in ``[0, 1]``.
+        chunk_games: games between checkpoints (at least 1).
+        stages: weight sets by piece count (``None``: the game's ``td_stages``).
+
+    Raises:
+        ValueError: a value out of range, naming it.
+    """
+
+    seed: int = 0
+    lr: float = 0.1
+    lam: float = 0.5
+    epsilon: float = 0.1
+    chunk_games: int = 2000
+    stages: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 < self.lr <= 10:
+            raise InvalidValueError(f"lr must be > 0 and <= 10, got {self.lr!r}")
+        for name, value in (("lam", self.lam), ("epsilon", self.epsilon)):
             if not 0 <= value <= 1:
-                raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-        if chunk_games < 1:
-            raise ValueError(f"chunk_games must be >= 1, got {chunk_games!r}")
-        self.seed, self.lr, self.lam, self.epsilon = (
-            int(seed),
-            float(lr),
-            float(lam),
-            float(epsilon),
-        )
-        self.chunk_games, self.stages = int(chunk_games), stages
+                raise InvalidValueError(f"{name} must be in [0, 1], got {value!r}")
+        if self.chunk_games < 1:
+            raise InvalidValueError(f"chunk_games must be >= 1, got {self.chunk_games!r}")
+        set_ = object.__setattr__
+        set_(self, "seed", int(self.seed))
+        set_(self, "lr", float(self.lr))
+        set_(self, "lam", float(self.lam))
+        set_(self, "epsilon", float(self.epsilon))
+        set_(self, "chunk_games", int(self.chunk_games))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -105,7 +119,7 @@ def measure(
     """The score (0..1) of the net's one-ply player against ``"greedy"`` or ``"random"`` over
     ``games`` games (colours alternated, openings of a few random plies)."""
     if opponent not in ("greedy", "random"):
-        raise ValueError(f"opponent must be 'greedy' or 'random', got {opponent!r}")
+        raise InvalidValueError(f"opponent must be 'greedy' or 'random', got {opponent!r}")
     kind = OPPONENT_GREEDY if opponent == "greedy" else OPPONENT_RANDOM
     plies = game.opening_plies
     score, _ = compiled_learned(game)["duel"](
@@ -118,7 +132,7 @@ def train(
     game: Game,
     out: str | Path,
     *,
-    config: TrainConfig | None = None,
+    config: TDTrainSettings | None = None,
     games: int | None = None,
     minutes: float | None = None,
     resume: bool = False,
@@ -137,19 +151,19 @@ def train(
     checkpoint's path.
     """
     if games is None and minutes is None:
-        raise ValueError("give games, minutes or both: when to stop")
+        raise InvalidValueError("give games, minutes or both: when to stop")
     path = Path(out) / "net.npz"
     label = {"game": game.name, "options": dict(game.options)}
     if resume:
         if not path.exists():
-            raise ValueError(f"cannot resume: no checkpoint {path}")
+            raise InvalidValueError(f"cannot resume: no checkpoint {path}")
         meta = load_net_metadata(path)
         if {k: meta.get(k) for k in label} != label:
-            raise ValueError(f"cannot resume: {path} is a net of {meta.get('game')} "
+            raise InvalidValueError(f"cannot resume: {path} is a net of {meta.get('game')} "
                              f"{meta.get('options')}, not {game.label}")  # fmt: skip
         net = load_net_file(path)
         settings = meta["training"]
-        config = TrainConfig(
+        config = TDTrainSettings(
             seed=settings["seed"],
             lr=settings["lr"],
             lam=settings["lambda"],
@@ -162,7 +176,7 @@ def train(
         seconds_before = float(progress["seconds"])
         commands = [*meta.get("commands", []), command]
     else:
-        config = config or TrainConfig()
+        config = config or TDTrainSettings()
         net = new_net(game, config.stages)
         rng = seed_rng(config.seed)
         done_games = done_positions = 0

@@ -14,6 +14,7 @@ import torch
 from torch import nn
 from torch.nn import functional
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.learned.devices import pick_device
 from boardzoo.learned.network import AZNet, _ResidualBlock
 
@@ -127,9 +128,9 @@ class TorchEvaluator:
 
     def __init__(self, net: AZNet, device: str | torch.device = "cpu", fuse: bool = True) -> None:
         if not isinstance(net, AZNet):
-            raise ValueError(f"TorchEvaluator needs an AZNet, got {type(net).__name__}")
+            raise InvalidValueError(f"TorchEvaluator needs an AZNet, got {type(net).__name__}")
         if not isinstance(fuse, bool):
-            raise ValueError(f"fuse must be True or False, got {fuse!r}")
+            raise InvalidValueError(f"fuse must be True or False, got {fuse!r}")
         if not isinstance(device, torch.device):
             device = pick_device(device, set_threads=False)
         self.device = device
@@ -171,10 +172,10 @@ class TorchEvaluator:
         masks = np.asarray(masks)
         if observations.ndim != 4 or observations.shape[1:] != self.obs_shape:
             shape = ", ".join(map(str, self.obs_shape))
-            raise ValueError(f"observations must be [B, {shape}], got {observations.shape}")
+            raise InvalidValueError(f"observations must be [B, {shape}], got {observations.shape}")
         batch = observations.shape[0]
         if masks.shape != (batch, self.num_actions):
-            raise ValueError(
+            raise InvalidValueError(
                 f"masks must be [{batch}, {self.num_actions}] for these observations, "
                 f"got {masks.shape}"
             )

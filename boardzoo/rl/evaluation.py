@@ -6,6 +6,7 @@ from typing import Any
 
 from boardzoo.agents.sb3_agent import SB3Agent
 from boardzoo.envs.single_agent import BoardGameSingleAgentEnv
+from boardzoo.errors import InvalidValueError
 
 
 def evaluate_policy_vs(
@@ -25,7 +26,7 @@ def evaluate_policy_vs(
     A bad ``opponent`` spec or ``episodes`` is a ``ValueError`` before any game is played.
     """
     if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
-        raise ValueError(f"episodes={episodes!r} is not allowed: it must be an integer >= 1")
+        raise InvalidValueError(f"episodes={episodes!r} is not allowed: it must be an integer >= 1")
     env = BoardGameSingleAgentEnv(game, opponent=opponent, **options)
     player = SB3Agent.from_model(model, deterministic=deterministic, seed=seed)
     wins = draws = losses = 0

@@ -18,6 +18,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
+from boardzoo.errors import InvalidTypeError
 from boardzoo.vector.env import BoardGameVectorEnv
 
 __all__ = ["SB3VecEnv"]
@@ -34,7 +35,7 @@ class SB3VecEnv(VecEnv):
     def __init__(self, envs: Any) -> None:
         batched = getattr(envs, "unwrapped", envs)
         if not isinstance(batched, BoardGameVectorEnv):
-            raise TypeError(
+            raise InvalidTypeError(
                 f"SB3VecEnv wraps a boardzoo batched env (BoardGameVectorEnv), got "
                 f"{type(batched).__name__}: make one with gymnasium.make_vec(id, num_envs, "
                 "vectorization_mode='vector_entry_point')"

@@ -8,7 +8,7 @@ Read it in this order:
   compiled per game and per set of rules;
 - the rules it composes: :mod:`~boardzoo.search.select` (UCT, solver, RAVE, implicit minimax,
   progressive bias, criticality), :mod:`~boardzoo.search.expand` (random order, progressive
-  widening), :mod:`~boardzoo.search.evaluate` (rollouts, recorded playouts with last good
+  widening), :mod:`~boardzoo.search.leaf_values` (rollouts, recorded playouts with last good
   replies and cut-offs, the hand-made or learned evaluation), :mod:`~boardzoo.search.backup`
   (values, proven bounds, minimax, virtual loss, AMAF), :mod:`~boardzoo.search.memory` (last
   good replies, criticality counts); which of them are on is :class:`Rules`;
@@ -18,18 +18,25 @@ Read it in this order:
   from Python for games outside the catalog;
 - :mod:`~boardzoo.search.batched`: :class:`BatchedSearch`, AlphaZero's PUCT or Gumbel search of
   many trees at once, one network call a step, with :mod:`~boardzoo.search.evaluators` (what it
-  asks of a network) and :mod:`~boardzoo.search.function_evaluators` (evaluators that need none:
-  prior and value callbacks, playouts, an SB3 policy);
+  asks of a network, and the evaluators that need none: prior and value callbacks, playouts, an
+  SB3 policy) and :mod:`~boardzoo.search.python_bridge` (how its compiled loop calls them);
 - :mod:`~boardzoo.search.solver`: :func:`solve`, a position's exact score and best moves, by the
   game's own solver or the exact negamax of :mod:`~boardzoo.search.exact`.
 
 Nothing here imports gymnasium, pettingzoo, torch or pygame.
 """
 
-from boardzoo.search.batched import BatchedSearch, PUCTConfig, SearchResult
+from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings, SearchResult
 from boardzoo.search.driver import RootChild, TreeSearch, run_in_chunks
-from boardzoo.search.evaluators import Evaluator, UniformEvaluator, cell_squares, encode
-from boardzoo.search.function_evaluators import CallbackEvaluator, Playouts, SB3Evaluator
+from boardzoo.search.evaluators import (
+    CallbackEvaluator,
+    Evaluator,
+    Playouts,
+    SB3Evaluator,
+    UniformEvaluator,
+    cell_squares,
+    encode,
+)
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
 from boardzoo.search.solver import SolveResult, forget_tables, solve
 from boardzoo.search.tree import BYTES_PER_NODE, MAX_NODES, MIN_NODES, Tree, new_tree
@@ -41,9 +48,9 @@ __all__ = [
     "ROLLOUT_HEURISTIC",
     "ROLLOUT_RANDOM",
     "BatchedSearch",
+    "BatchedSearchSettings",
     "CallbackEvaluator",
     "Evaluator",
-    "PUCTConfig",
     "Playouts",
     "RootChild",
     "Rules",

@@ -9,7 +9,7 @@ simulation; each of its steps
    more than one), and writes each leaf's observation planes and legal-action mask straight from
    its bitboards into one batch (:func:`~boardzoo.search.loop.select_leaves`, into a
    :class:`~boardzoo.search.leaf_batch.LeafBatch`);
-2. leaves the compiled code once (:mod:`boardzoo.search.evaluator_calls`) to call the evaluator
+2. leaves the compiled code once (:mod:`boardzoo.search.python_bridge`) to call the evaluator
    (the network) on that batch (:meth:`~boardzoo.search.leaf_batch.LeafBatch.evaluation`: the
    evaluator, timed and checked, and the deadline);
 3. expands the leaves (children with the softmax of the logits over the legal actions as
@@ -59,10 +59,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardzoo.checks import check_int, check_number
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.batched_config import PUCTConfig, SearchResult
-from boardzoo.search.evaluator_calls import StepEvaluation, running
+from boardzoo.search.batched_settings import BatchedSearchSettings, SearchResult
 from boardzoo.search.evaluators import Evaluator, cell_squares
 from boardzoo.search.handover import no_solver_tables, solver_tables
 from boardzoo.search.kept_trees import KeptTrees
@@ -78,6 +78,7 @@ from boardzoo.search.options import (
     N_VIRTUAL_LOSS,
     NUM_NUMBERS,
 )
+from boardzoo.search.python_bridge import StepEvaluation, running
 from boardzoo.search.roots import (
     add_dirichlet,
     draw_noise,
@@ -88,10 +89,10 @@ from boardzoo.search.roots import (
 from boardzoo.search.select import Choice, considered_visits, new_choice
 from boardzoo.search.tree import Tree, most_visited_line, rows_used
 
-__all__ = ["BatchedSearch", "PUCTConfig", "SearchResult", "considered_visits"]
+__all__ = ["BatchedSearch", "BatchedSearchSettings", "SearchResult", "considered_visits"]
 
 
-def _numbers(config: PUCTConfig) -> np.ndarray:
+def _numbers(config: BatchedSearchSettings) -> np.ndarray:
     """The one loop's numbers array for AlphaZero's rules (slots ``N_*``)."""
     numbers = np.zeros(NUM_NUMBERS, dtype=np.float64)
     numbers[N_C] = config.c_init
@@ -128,15 +129,19 @@ class BatchedSearch:
     """
 
     def __init__(
-        self, game: Game, batch_size: int, config: PUCTConfig | None = None, seed: int = 0
+        self,
+        game: Game,
+        batch_size: int,
+        config: BatchedSearchSettings | None = None,
+        seed: int = 0,
     ) -> None:
         if not isinstance(game, Game):
-            raise ValueError(f"game must be a boardzoo Game, got {game!r}")
+            raise InvalidValueError(f"game must be a boardzoo Game, got {game!r}")
         self.game = game
         self.batch_size = check_int("batch_size", batch_size, 1, 65_536)
-        self.config = config if config is not None else PUCTConfig()
-        if not isinstance(self.config, PUCTConfig):
-            raise ValueError(f"config must be a PUCTConfig, got {config!r}")
+        self.config = config if config is not None else BatchedSearchSettings()
+        if not isinstance(self.config, BatchedSearchSettings):
+            raise InvalidValueError(f"config must be a BatchedSearchSettings, got {config!r}")
         self.seed = check_int("seed", seed, 0)
         self._rng = np.random.default_rng(self.seed)
         self._squares = cell_squares(game)
@@ -163,12 +168,16 @@ class BatchedSearch:
 
     def _check_roots(self, roots: Sequence[BoardState]) -> None:
         if not 1 <= len(roots) <= self.batch_size:
-            raise ValueError(f"roots must hold 1..{self.batch_size} positions, got {len(roots)}")
+            raise InvalidValueError(
+                f"roots must hold 1..{self.batch_size} positions, got {len(roots)}"
+            )
         for i, state in enumerate(roots):
             if getattr(state, "game", None) is not self.game:
-                raise ValueError(f"roots[{i}] is not a position of {self.game!r}: {state!r}")
+                raise InvalidValueError(f"roots[{i}] is not a position of {self.game!r}: {state!r}")
             if state.is_terminal():
-                raise ValueError(f"roots[{i}] is a finished game: there is nothing to search")
+                raise InvalidValueError(
+                    f"roots[{i}] is a finished game: there is nothing to search"
+                )
 
     def _run(self, forest: Tree, trees: int, leaves: int, budget: int, active: np.ndarray,
              evaluation: StepEvaluation, choice: Choice) -> int:  # fmt: skip
@@ -227,16 +236,16 @@ class BatchedSearch:
         start = time.perf_counter()
         self._check_roots(roots)
         if simulations is None and deadline is None:
-            raise ValueError("give simulations, a deadline, or both")
+            raise InvalidValueError("give simulations, a deadline, or both")
         if simulations is not None:
             simulations = check_int("simulations", simulations, 1)
         if self.config.gumbel and simulations is None:
-            raise ValueError("Gumbel search needs a simulation budget (simulations=...)")
+            raise InvalidValueError("Gumbel search needs a simulation budget (simulations=...)")
         temperature = check_number("temperature", temperature, 0.0, None, False)
         if deadline is not None:
             deadline = check_number("deadline", deadline, -math.inf, None, False)
         if not isinstance(reuse, (bool, np.bool_)):
-            raise ValueError(f"reuse must be True or False, got {reuse!r}")
+            raise InvalidValueError(f"reuse must be True or False, got {reuse!r}")
         n = len(roots)
         generators = seeded_generators(n, seeds)
         config = self.config

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import DRAW, Game
 from boardzoo.games.state import GameState
 from boardzoo.learned.ntuple import NTupleNet, load_net
@@ -116,15 +117,15 @@ class TreeSearch:
         rules = self.rules
         if game is None:
             if rules.enhanced or rules.threads > 1:
-                raise ValueError(
+                raise InvalidValueError(
                     f"the MCTS enhancements and threads search catalog games only (state.game "
                     f"is None for {state_type}): use plain UCT for other games"
                 )
             return
         if rules.rollout_policy == ROLLOUT_HEURISTIC and not game.spec.heuristic_rollout:
-            raise ValueError(f"{game.name} has no heuristic rollout: use rollout=random")
+            raise InvalidValueError(f"{game.name} has no heuristic rollout: use rollout=random")
         if rules.records_moves and rules.rollout_policy == ROLLOUT_HEURISTIC:
-            raise ValueError(
+            raise InvalidValueError(
                 "rollout=heuristic is not allowed with rave, criticality or cutoff: their "
                 "playouts are recorded move by move, uniformly random (or rollout=lgrf)"
             )

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from boardzoo.games.bits import U1, lowest_bit_index, next_rng, popcount, rng_output
-from boardzoo.search.evaluate import child_heuristic
+from boardzoo.search.leaf_values import child_heuristic
 from boardzoo.search.tree import MAX_CHILDREN, init_node, reserve
 
 # Replaced by the game's kernel module in each compiled copy.

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardzoo.checks import check_int
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.batched_config import PUCTConfig
+from boardzoo.search.batched_settings import BatchedSearchSettings
 from boardzoo.search.positions import bitboards
 from boardzoo.search.reroot import REUSE_MOVES, find_position, keep_subtree
 from boardzoo.search.tree import (
@@ -51,7 +52,7 @@ class KeptTrees:
         config: the search's settings (its ``max_nodes`` and whether it is Gumbel's).
     """
 
-    def __init__(self, game: Game, batch_size: int, config: PUCTConfig) -> None:
+    def __init__(self, game: Game, batch_size: int, config: BatchedSearchSettings) -> None:
         self.game = game
         self.batch_size = batch_size
         self.config = config
@@ -137,7 +138,7 @@ class KeptTrees:
             match = np.flatnonzero(forest.action[tree, first : first + count] == action)
             if match.size == 0:
                 legal = sorted(forest.action[tree, first : first + count].tolist())
-                raise ValueError(
+                raise InvalidValueError(
                     f"actions[{i}]={action} is not legal there; legal actions: {legal}"
                 )
             node = first + int(match[0])

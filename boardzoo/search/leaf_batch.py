@@ -4,7 +4,7 @@ Each step of a :class:`~boardzoo.search.batched.BatchedSearch` writes its leaves
 :class:`LeafBatch`: for each leaf found, its tree, its node and its row of the batch (``-1`` for
 a finished game, which needs no network), and for each row the leaf's observation planes and
 legal-action mask. :meth:`LeafBatch.evaluation` is what the step then calls
-(:mod:`boardzoo.search.evaluator_calls`): the evaluator on the rows written (given the rows'
+(:mod:`boardzoo.search.python_bridge`): the evaluator on the rows written (given the rows'
 positions too when it asks for them), timed, its output checked, and whether the deadline has
 passed.
 """
@@ -15,10 +15,11 @@ import time
 
 import numpy as np
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.evaluator_calls import StepEvaluation
 from boardzoo.search.evaluators import Evaluator
+from boardzoo.search.python_bridge import StepEvaluation
 from boardzoo.search.tree import Tree
 
 __all__ = ["LeafBatch"]
@@ -62,7 +63,7 @@ class LeafBatch:
                 logits = np.ascontiguousarray(logits, dtype=np.float32)
                 values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
                 if logits.shape != (rows, num_actions) or values.shape != (rows,):
-                    raise ValueError(
+                    raise InvalidValueError(
                         f"the evaluator must return logits [{rows}, {num_actions}] and values "
                         f"[{rows}], got {logits.shape} and {values.shape}"
                     )

@@ -2,7 +2,7 @@
 
 Every MCTS of the package is this loop: which child a simulation walks into
 (:mod:`~boardzoo.search.select`), how a leaf's children are made (:mod:`~boardzoo.search.expand`),
-what a leaf is worth (:mod:`~boardzoo.search.evaluate`) and what the result changes on the way
+what a leaf is worth (:mod:`~boardzoo.search.leaf_values`) and what the result changes on the way
 up (:mod:`~boardzoo.search.backup`) are rules composed into it, switched at compile time
 (:class:`~boardzoo.search.options.Rules`, and ``GUMBEL`` for AlphaZero's choice), so one
 copy is compiled per game (its kernels inlined) and per set of switches, cached on disk, and a
@@ -35,12 +35,11 @@ from boardzoo.games.bits import popcount
 from boardzoo.games.spec import DRAW, LOSS, WIN, Game
 from boardzoo.games.specialise import specialise
 from boardzoo.search import backup as backup_rules
-from boardzoo.search import evaluate as leaf_evaluators
 from boardzoo.search import expand as expansion
+from boardzoo.search import leaf_values as leaf_evaluators
 from boardzoo.search.backup import backup, update_amaf
-from boardzoo.search.evaluate import evaluate_leaf, write_leaf
-from boardzoo.search.evaluator_calls import call_evaluator
 from boardzoo.search.expand import expand, expand_priors, new_scratch
+from boardzoo.search.leaf_values import evaluate_leaf, write_leaf
 from boardzoo.search.memory import update_criticality, update_replies
 from boardzoo.search.options import (
     N_SOLVE_EMPTIES,
@@ -48,6 +47,7 @@ from boardzoo.search.options import (
     N_WIDEN_K,
     Rules,
 )
+from boardzoo.search.python_bridge import call_evaluator
 from boardzoo.search.select import select_az, select_uct
 from boardzoo.search.solver import game_solver
 from boardzoo.search.tree import NO_NODE, is_solved, score_for
@@ -290,7 +290,7 @@ def run_steps(tree, trees, leaves, budget, active, numbers, choice, params, squa
 
     Each step selects ``leaves`` leaves in each tree with ``active[b]`` set
     (:func:`select_leaves`), leaves the compiled code once to have the search registered under
-    ``key`` evaluate them (:func:`~boardzoo.search.evaluator_calls.call_evaluator`: the
+    ``key`` evaluate them (:func:`~boardzoo.search.python_bridge.call_evaluator`: the
     network, and the deadline), then expands them and backs the values up
     (:func:`expand_and_backup`). Returns the simulations run a tree.
     """

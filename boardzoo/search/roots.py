@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from boardzoo.checks import check_int
+from boardzoo.errors import InvalidValueError
 from boardzoo.search.select import gumbel_root_scores, improved_policy
 from boardzoo.search.tree import MAX_CHILDREN, NO_NODE, Tree
 
@@ -29,7 +30,7 @@ def seeded_generators(n: int, seeds: Sequence[int] | None) -> Generators:
     if seeds is None:
         return None
     if len(seeds) != n:
-        raise ValueError(f"seeds must hold one seed per root ({n}), got {len(seeds)}")
+        raise InvalidValueError(f"seeds must hold one seed per root ({n}), got {len(seeds)}")
     return [np.random.default_rng(check_int("seed", s, 0)) for s in seeds]
 
 

@@ -29,6 +29,7 @@ import numpy as np
 import boardzoo.search.exact as negamax
 from boardzoo.budget import ABORTED, NODES, new_counters
 from boardzoo.checks import check_int, check_number
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 
@@ -133,7 +134,7 @@ def solve(
     """
     game = getattr(state, "game", None)
     if not isinstance(game, Game):
-        raise ValueError(f"solve needs a position of a catalog game, got {state!r}")
+        raise InvalidValueError(f"solve needs a position of a catalog game, got {state!r}")
     check_int("table_bits", table_bits, 10, 26)
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, 1)
@@ -147,7 +148,7 @@ def solve(
         return _from_book(state, module, answer, all_moves, table_bits, max_nodes, time_limit)
     empties = empties_of(state)
     if empties > limit_empties:
-        raise ValueError(
+        raise InvalidValueError(
             f"this {game.label} position has {empties} empty squares, more than max_empties="
             f"{limit_empties}, which the solver finishes in minutes: a solve has no clock and "
             "could run for days; raise max_empties to try anyway"

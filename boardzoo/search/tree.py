@@ -32,6 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import LOSS, WIN  # results for player 0; its score = code / 2
 
 __all__ = [
@@ -134,7 +135,9 @@ def new_tree(max_nodes: int, rows: int = 1, threads: int = 1) -> Tree:
     Memory pages are touched only when used.
     """
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 2:
-        raise ValueError(f"max_nodes={max_nodes!r} is not allowed: it must be an integer >= 2")
+        raise InvalidValueError(
+            f"max_nodes={max_nodes!r} is not allowed: it must be an integer >= 2"
+        )
     arrays = {name: np.zeros((rows, max_nodes), dtype=dtype) for name, dtype in _FIELDS}
     return Tree(**arrays, alloc=np.zeros((rows, threads, ALLOC_ROW), dtype=np.int64))
 

@@ -22,8 +22,8 @@ or a GIF is made, so the text interface works without it.
 """
 
 from boardzoo.ui.display import NoDisplayError, display_problem
+from boardzoo.ui.game_session import HUMAN, GameSession, make_players, parse_move
 from boardzoo.ui.gui import GameWindow, run_gui
-from boardzoo.ui.players import HUMAN, GameSession, make_players, parse_move
 from boardzoo.ui.replay import (
     RecordedGame,
     ReplayError,

@@ -14,7 +14,7 @@ from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.games.state import BoardState
-from boardzoo.ui.players import GameSession
+from boardzoo.ui.game_session import GameSession
 
 __all__ = ["AIJob", "Analysis", "BackgroundJob", "PrepareJob"]
 

@@ -18,13 +18,15 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from boardzoo.errors import BoardzooError
+
 __all__ = ["HEADLESS_DRIVERS", "NoDisplayError", "display_problem", "headless_driver"]
 
 #: SDL video drivers that draw no window anyone can see.
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 
 
-class NoDisplayError(RuntimeError):
+class NoDisplayError(BoardzooError, RuntimeError):
     """A window was asked for where none can be shown (no display, or a headless SDL driver).
 
     ``reason`` is the short reason given by :func:`display_problem`.
@@ -33,6 +35,10 @@ class NoDisplayError(RuntimeError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"cannot open a window: {reason}")
         self.reason = reason
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from the reason (not the message), so a pickled one reads the same.
+        return type(self), (self.reason,)
 
 
 def display_problem(

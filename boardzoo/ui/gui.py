@@ -53,10 +53,10 @@ from boardzoo.games.state import BoardState
 from boardzoo.ui.ai_jobs import AIMoves
 from boardzoo.ui.background_jobs import PrepareJob
 from boardzoo.ui.display import NoDisplayError, display_problem
+from boardzoo.ui.game_session import GameSession, PlayerSpec, game_title
 from boardzoo.ui.gui_actions import GameActions
 from boardzoo.ui.gui_base import PANEL_BG
 from boardzoo.ui.gui_overlay import BoardOverlay
-from boardzoo.ui.players import GameSession, PlayerSpec, game_title
 from boardzoo.ui.window import WindowLoop
 
 __all__ = ["GameWindow", "run_gui"]

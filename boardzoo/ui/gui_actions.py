@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
+from boardzoo.ui.game_session import why_illegal
 from boardzoo.ui.gui_panel import PanelDrawing
-from boardzoo.ui.players import why_illegal
 
 __all__ = ["GameActions"]
 

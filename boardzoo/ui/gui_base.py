@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardzoo.envs.board_geometry import BoardGeometry
 from boardzoo.envs.pygame_render import BoardRenderer
-from boardzoo.ui.players import GameSession
+from boardzoo.ui.game_session import GameSession
 
 if TYPE_CHECKING:
     from boardzoo.ui.background_jobs import AIJob, Analysis, PrepareJob

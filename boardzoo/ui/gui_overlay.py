@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from boardzoo.envs.board_geometry import hint_clearance
+from boardzoo.ui.game_session import result_text
 from boardzoo.ui.gui_base import ACCENT, HOVER, TEXT, Color, WindowBase, value_colour
-from boardzoo.ui.players import result_text
 
 __all__ = ["BoardOverlay"]
 

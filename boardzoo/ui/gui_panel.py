@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from boardzoo.envs.board_geometry import marker_legend
 from boardzoo.ui.background_jobs import AIJob
+from boardzoo.ui.game_session import describe_search, move_name, result_text
 from boardzoo.ui.gui_base import (
     ACCENT,
     BAR_BG,
@@ -26,7 +27,6 @@ from boardzoo.ui.gui_base import (
     Color,
     WindowBase,
 )
-from boardzoo.ui.players import describe_search, move_name, result_text
 
 __all__ = ["PanelDrawing"]
 

@@ -27,10 +27,11 @@ import numpy as np
 from boardzoo.arena.record_schema import record_game
 from boardzoo.envs.pygame_render import BoardRenderer, import_pygame
 from boardzoo.envs.text_render import ansi_board
+from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.ui.display import NoDisplayError, display_problem
-from boardzoo.ui.players import game_title, move_name, parse_move, result_text, side_names
+from boardzoo.ui.game_session import game_title, move_name, parse_move, result_text, side_names
 from boardzoo.ui.window import WindowLoop
 
 __all__ = [
@@ -47,7 +48,7 @@ _STRIP_TEXT = (236, 236, 236)
 _STRIP_DIM = (150, 154, 162)
 
 
-class ReplayError(ValueError):
+class ReplayError(InvalidFileError):
     """A record that cannot be replayed: a missing field, an unknown game or an illegal move."""
 
 
@@ -227,7 +228,7 @@ def write_gif(
     from PIL import Image
 
     if frame_seconds <= 0 or end_seconds <= 0:
-        raise ValueError("frame_seconds and end_seconds must be positive")
+        raise InvalidValueError("frame_seconds and end_seconds must be positive")
     frames = [Image.fromarray(frame) for frame in replay_frames(record, screen_size)]
     durations = [round(frame_seconds * 1000)] * len(frames)
     durations[-1] = round(end_seconds * 1000)
@@ -385,9 +386,9 @@ def replay_game(
             :func:`write_gif` instead.
     """
     if ui not in ("window", "text"):
-        raise ValueError(f"ui must be 'window' or 'text', got {ui!r}")
+        raise InvalidValueError(f"ui must be 'window' or 'text', got {ui!r}")
     if delay < 0:
-        raise ValueError(f"delay must be at least 0 seconds, got {delay}")
+        raise InvalidValueError(f"delay must be at least 0 seconds, got {delay}")
     game = parse_record(record)
     if ui == "text":
         return _replay_text(game, delay, output)

@@ -23,7 +23,7 @@ from typing import Any
 
 from boardzoo.envs.text_render import ansi_board, ansi_key
 from boardzoo.games.state import BoardState
-from boardzoo.ui.players import (
+from boardzoo.ui.game_session import (
     GameSession,
     PlayerSpec,
     describe_search,

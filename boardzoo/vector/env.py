@@ -73,6 +73,7 @@ from gymnasium.vector.utils import batch_space
 
 from boardzoo.agents.compiling import compile_notice
 from boardzoo.envs.single_agent import learner_side
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.bits import seed_rng
 from boardzoo.games.catalog import game_of
 from boardzoo.games.spec import Game
@@ -95,7 +96,7 @@ def _opponent_kind(member: object) -> int:
         try:
             return compiled_opponent_code(member)
         except ValueError:
-            raise ValueError(
+            raise InvalidValueError(
                 f"opponent must be {COMPILED_OPPONENTS}, or a policy (a callable from "
                 f"observations and masks to actions) in a batched env, got {member!r}; other "
                 "agents play in copies of the single env: gymnasium.make_vec(id, num_envs, "
@@ -103,7 +104,7 @@ def _opponent_kind(member: object) -> int:
             ) from None
     if callable(member):
         return POLICY
-    raise ValueError(
+    raise InvalidValueError(
         f"opponent must be {COMPILED_OPPONENTS}, a policy (a callable from observations and "
         f"masks to actions), or a list of these; got {member!r}"
     )
@@ -112,7 +113,7 @@ def _opponent_kind(member: object) -> int:
 def _check_replies(policy: object, replies: np.ndarray, mask: np.ndarray) -> None:
     """A ``ValueError`` if the policy did not answer one legal action per sub-env."""
     if replies.shape != (mask.shape[0],):
-        raise ValueError(
+        raise InvalidValueError(
             f"the opponent policy {policy!r} returned {replies.shape[0]} actions for "
             f"{mask.shape[0]} observations"
         )
@@ -120,7 +121,7 @@ def _check_replies(policy: object, replies: np.ndarray, mask: np.ndarray) -> Non
     legal = inside & (mask[np.arange(len(replies)), np.clip(replies, 0, mask.shape[1] - 1)] == 1)
     if not legal.all():
         bad = int(replies[np.flatnonzero(~legal)[0]])
-        raise ValueError(
+        raise InvalidValueError(
             f"the opponent policy {policy!r} chose the illegal action {bad}: a policy must "
             "choose among the actions its mask allows"
         )
@@ -168,15 +169,15 @@ class BoardGameVectorEnv(VectorEnv):
     ) -> None:
         rules = game_of(game, **options)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+            raise InvalidValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+            raise InvalidValueError(f"num_envs must be at least 1, got {num_envs}")
         pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
         if not pool:
-            raise ValueError("opponent pool is empty: give at least one opponent")
+            raise InvalidValueError("opponent pool is empty: give at least one opponent")
         kinds = [_opponent_kind(member) for member in pool]
         if render_mode is not None:
-            raise ValueError(
+            raise InvalidValueError(
                 f"render_mode must be None for a batched env, got {render_mode!r}: draw one "
                 "game with the single env (gymnasium.make) instead"
             )
@@ -268,7 +269,7 @@ class BoardGameVectorEnv(VectorEnv):
             )
         moves = np.asarray(actions)
         if moves.shape != (self.num_envs,) or not np.issubdtype(moves.dtype, np.integer):
-            raise ValueError(
+            raise InvalidValueError(
                 f"actions must be an integer array of shape ({self.num_envs},), got "
                 f"{moves.dtype} of shape {moves.shape}"
             )
@@ -349,12 +350,14 @@ class BoardGameVectorEnv(VectorEnv):
             return np.ones(self.num_envs, dtype=np.bool_)
         mask = np.asarray(options["reset_mask"])
         if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-            raise ValueError(
+            raise InvalidValueError(
                 f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), got "
                 f"{mask.dtype} of shape {mask.shape}"
             )
         if not self._started and not mask.all():
-            raise ValueError("the first reset() must start every sub-env: give no reset_mask")
+            raise InvalidValueError(
+                "the first reset() must start every sub-env: give no reset_mask"
+            )
         return mask
 
     def _seeds(self, seed: int | Sequence[int] | None) -> np.ndarray:
@@ -365,7 +368,7 @@ class BoardGameVectorEnv(VectorEnv):
             return np.asarray(entropy, dtype=np.uint64)
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             if seed < 0:
-                raise ValueError(f"seed must be a non-negative integer, got {seed}")
+                raise InvalidValueError(f"seed must be a non-negative integer, got {seed}")
             return cast(
                 "np.ndarray", (np.arange(n, dtype=np.uint64) + np.uint64(seed)).astype(np.uint64)
             )
@@ -373,7 +376,7 @@ class BoardGameVectorEnv(VectorEnv):
         if len(seeds) != n or not all(
             isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0 for s in seeds
         ):
-            raise ValueError(
+            raise InvalidValueError(
                 f"seed must be a non-negative int or a list of {n} of them, got {seed!r}"
             )
         return np.array(seeds, dtype=np.uint64)

@@ -19,6 +19,7 @@ import numpy as np
 
 from boardzoo.agents.alphabeta_kernels import NUM_COUNTERS
 from boardzoo.budget import BUDGET, NO_LIMIT
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
 
 __all__ = [
@@ -57,7 +58,7 @@ def compiled_opponent_code(name: str) -> int:
     depth = name[len(prefix) :] if isinstance(name, str) and name.startswith(prefix) else ""
     if depth.isdigit() and 1 <= int(depth) <= MAX_ALPHABETA_DEPTH:
         return _ALPHABETA + int(depth)
-    raise ValueError(f"{name!r} is not a compiled opponent: {COMPILED_OPPONENTS}")
+    raise InvalidValueError(f"{name!r} is not a compiled opponent: {COMPILED_OPPONENTS}")
 
 
 def opponent_cell(s0, s1, player, moves, kind, params, rng):

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The engine issue's strength table: an agent at 1 s a move against the reference (the engine at
+# The engine's strength table: an agent at 1 s a move against the reference (the engine at
 # depth 10, full width, with the exact solver from 20 empties), 20 games from the XOT openings,
 # colours swapped per opening. Usage: bash benchmarks/results/engine/run_strength_table.sh NAME SPEC
 #   e.g. ... engine-probcut "engine:time_limit=1,probcut=1.5"

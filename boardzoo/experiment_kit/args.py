@@ -19,7 +19,8 @@ from typing import Any, TypeVar
 
 from boardzoo.cli.common import declared_option_flags
 from boardzoo.cli.dataclass_flags import add_field_flag, field_type
-from boardzoo.experiment.game_args import with_format_1_options
+from boardzoo.errors import InvalidTypeError
+from boardzoo.experiment_kit.game_args import with_format_1_options
 from boardzoo.settings_history import BEFORE, with_settings_before
 
 __all__ = ["RESUME_FROM_COMMAND_LINE", "arg", "parse_args"]
@@ -140,5 +141,5 @@ def arg(default: Any, help: str, **before: Any) -> Any:
     ``args.json`` predates the field takes (the way those runs played), rather than
     ``default`` (:mod:`boardzoo.settings_history`)."""
     if set(before) - {BEFORE}:
-        raise TypeError(f"arg() takes before=..., got {sorted(before)}")
+        raise InvalidTypeError(f"arg() takes before=..., got {sorted(before)}")
     return dataclasses.field(default=default, metadata={"help": help, **before})

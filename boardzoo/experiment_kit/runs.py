@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.registry import check_spec
-from boardzoo.experiment.args import arg
-from boardzoo.experiment.game_args import OPTIONS_HELP
+from boardzoo.experiment_kit.args import arg
+from boardzoo.experiment_kit.game_args import OPTIONS_HELP
 from boardzoo.games.catalog import default_game, game_names
 
 __all__ = [

@@ -12,6 +12,7 @@ from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.agents.registry import make_agent
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import get_game, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, checked_action, illegal_reason
@@ -61,7 +62,7 @@ def make_players(
     second with ``seed + 1`` (``None`` stays ``None``); agent objects are used as they are.
     """
     if isinstance(players, str) or len(players) != 2:
-        raise ValueError(f"expected two players (first to move first), got {players!r}")
+        raise InvalidValueError(f"expected two players (first to move first), got {players!r}")
     built: list[Agent | None] = []
     for index, player in enumerate(players):
         if isinstance(player, Agent):
@@ -71,7 +72,7 @@ def make_players(
         elif isinstance(player, str):
             built.append(make_agent(player, seed=None if seed is None else seed + index))
         else:
-            raise ValueError(
+            raise InvalidValueError(
                 f"a player is 'human', an agent spec such as 'mcts:time_limit=1' or an Agent, "
                 f"got {player!r}"
             )
@@ -189,7 +190,9 @@ class GameSession:
         if isinstance(game, str):
             chosen = make_game(game, **(options or {}))
         elif options:
-            raise ValueError(f"options are chosen by the game {game!r} already, got {options!r}")
+            raise InvalidValueError(
+                f"options are chosen by the game {game!r} already, got {options!r}"
+            )
         else:
             chosen = game
         agents = make_players(players, seed)

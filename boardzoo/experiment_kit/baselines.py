@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from boardzoo.experiment.game_args import game_options
-from boardzoo.experiment.points import markdown_table, plot_scores, score_cell, write_csv
-from boardzoo.experiment.runs import check_specs, experiment_folder, seed_everything
+from boardzoo.experiment_kit.game_args import game_options
+from boardzoo.experiment_kit.points import markdown_table, plot_scores, score_cell, write_csv
+from boardzoo.experiment_kit.runs import check_specs, experiment_folder, seed_everything
 
 __all__ = [
     "BOARDZOO_MODEL_SUFFIX",
@@ -44,11 +44,11 @@ def model_spec(path: str | Path) -> str:
 
 def guided_search_spec(path: str | Path, simulations: int) -> str:
     """The agent spec of MCTS guided by a trained model: PUCT with an SB3 policy's prior and
-    rollouts (``puct:path=...``), or AlphaZero's PUCT with a boardzoo model's policy and value
+    rollouts (``sb3puct:path=...``), or AlphaZero's PUCT with a boardzoo model's policy and value
     (``az:model=...``)."""
     if is_boardzoo_model(path):
         return f"az:model={path},simulations={simulations}"
-    return f"puct:path={path},simulations={simulations}"
+    return f"sb3puct:path={path},simulations={simulations}"
 
 
 def model_paths(models: tuple[str, ...], quick: bool) -> dict[str, str]:

@@ -7,14 +7,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardzoo.checks import check_int, check_number
+from boardzoo.errors import InvalidValueError
 from boardzoo.search.tree import MAX_CHILDREN, MAX_NODES, MIN_NODES
 
-__all__ = ["PUCTConfig", "SearchResult"]
+__all__ = ["BatchedSearchSettings", "SearchResult"]
 
 
 @dataclass(frozen=True)
-class PUCTConfig:
-    """How :class:`BatchedSearch` chooses; every value is checked when the config is made.
+class BatchedSearchSettings:
+    """How :class:`BatchedSearch` chooses; every value is checked when the settings are made.
+
+    The PUCT agents and AlphaZero's training make theirs from the agents' options with
+    :meth:`~boardzoo.agents.settings.PUCTSettings.batched_settings`.
 
     Args:
         c_init: PUCT's exploration constant (AlphaZero's ``c_init``), > 0.
@@ -71,7 +75,7 @@ class PUCTConfig:
             check_number("dirichlet_epsilon", self.dirichlet_epsilon, 0, 1, False),
         )
         if not isinstance(self.gumbel, (bool, np.bool_)):
-            raise ValueError(f"gumbel must be True or False, got {self.gumbel!r}")
+            raise InvalidValueError(f"gumbel must be True or False, got {self.gumbel!r}")
         set_(self, "gumbel", bool(self.gumbel))
         set_(self, "gumbel_k", check_int("gumbel_k", self.gumbel_k, 1, MAX_CHILDREN))
         set_(

@@ -1,15 +1,15 @@
 """What every experiment script shares (CleanRL style).
 
-Arguments from a dataclass (:mod:`~boardzoo.experiment.args`), the game and its options
-(:mod:`~boardzoo.experiment.game_args`), one seeding block and a run folder named after the
-experiment, game, seed and time (:mod:`~boardzoo.experiment.runs`), matches played as data
+Arguments from a dataclass (:mod:`~boardzoo.experiment_kit.args`), the game and its options
+(:mod:`~boardzoo.experiment_kit.game_args`), one seeding block and a run folder named after the
+experiment, game, seed and time (:mod:`~boardzoo.experiment_kit.runs`), matches played as data
 points, recorded, resumable and scored with 95% intervals, with their CSV files, tables and
-plots (:mod:`~boardzoo.experiment.points`), and the trained baselines they play against
-(:mod:`~boardzoo.experiment.baselines`).
+plots (:mod:`~boardzoo.experiment_kit.points`), and the trained baselines they play against
+(:mod:`~boardzoo.experiment_kit.baselines`).
 """
 
-from boardzoo.experiment.args import RESUME_FROM_COMMAND_LINE, arg, parse_args
-from boardzoo.experiment.baselines import (
+from boardzoo.experiment_kit.args import RESUME_FROM_COMMAND_LINE, arg, parse_args
+from boardzoo.experiment_kit.baselines import (
     BOARDZOO_MODEL_SUFFIX,
     guided_search_spec,
     is_boardzoo_model,
@@ -19,14 +19,14 @@ from boardzoo.experiment.baselines import (
     start_model_experiment,
     write_budget_report,
 )
-from boardzoo.experiment.game_args import (
+from boardzoo.experiment_kit.game_args import (
     OPTIONS_HELP,
     game_label,
     game_options,
     parse_option_texts,
     resolve_game,
 )
-from boardzoo.experiment.points import (
+from boardzoo.experiment_kit.points import (
     POINT_FIELDS,
     markdown_table,
     play_point,
@@ -35,7 +35,7 @@ from boardzoo.experiment.points import (
     score_cell,
     write_csv,
 )
-from boardzoo.experiment.runs import (
+from boardzoo.experiment_kit.runs import (
     ArenaExperimentArgs,
     check_specs,
     experiment_folder,

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from boardzoo.errors import InvalidValueError
 from boardzoo.games.catalog import get_game
 
 __all__ = [
@@ -35,7 +36,9 @@ def parse_option_texts(texts: tuple[str, ...] | list[str]) -> dict[str, int]:
         except ValueError:
             number = None
         if not equals or not name.strip() or number is None:
-            raise ValueError(f"game options are NAME=VALUE with an integer VALUE, got {text!r}")
+            raise InvalidValueError(
+                f"game options are NAME=VALUE with an integer VALUE, got {text!r}"
+            )
         options[name.strip()] = number
     return options
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo.arena import play_match
-from boardzoo.experiment.game_args import game_options
+from boardzoo.experiment_kit.game_args import game_options
 
 __all__ = [
     "POINT_FIELDS",
