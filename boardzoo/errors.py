@@ -16,6 +16,7 @@ still catches it::
         OutputExistsError (a FileExistsError)      an output that already holds results
         NotAFolderError (a NotADirectoryError)     a file where a folder is wanted
         BudgetError (a RuntimeError)               a search budget too small to search at all
+        MissingDependencyError (an ImportError)    an optional dependency that is not installed
         UserError                                  a mistake on the command line
         NoDisplayError (a RuntimeError)            a window asked for where none can be shown
         WorkerDiedError (a ChildProcessError)      an arena worker process that ended
@@ -27,14 +28,19 @@ layer may import it. New code raises these classes rather than the bare builtins
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 __all__ = [
     "BoardzooError",
     "BudgetError",
     "InvalidFileError",
     "InvalidTypeError",
     "InvalidValueError",
+    "MissingDependencyError",
     "NotAFolderError",
     "OutputExistsError",
+    "require_module",
 ]
 
 
@@ -64,3 +70,31 @@ class NotAFolderError(BoardzooError, NotADirectoryError):
 
 class BudgetError(BoardzooError, RuntimeError):
     """A search budget (simulations, nodes) too small for the search to look at any move."""
+
+
+class MissingDependencyError(BoardzooError, ImportError):
+    """An optional dependency that a feature needs and that is not installed; the message says
+    how to install it (``az needs torch, an optional dependency: pip install torch``)."""
+
+
+def require_module(name: str, feature: str, install: str) -> ModuleType:
+    """Import ``name`` for ``feature``, or raise :class:`MissingDependencyError` saying how to
+    install it.
+
+    Args:
+        name: the module (``"torch"``, ``"stable_baselines3"``).
+        feature: what needs it, as the user named it (``"az"``, ``"backend='ray'"``).
+        install: the command that installs it (``"pip install 'boardzoo[rl]'"``).
+
+    Returns:
+        The module.
+
+    Raises:
+        MissingDependencyError: ``name`` (or a module it needs) is not installed.
+    """
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        raise MissingDependencyError(
+            f"{feature} needs {name.partition('.')[0]}, an optional dependency: {install}"
+        ) from error

@@ -62,8 +62,11 @@ def _package_errors() -> tuple[set[type[BaseException]], list[str]]:
             continue
         try:
             importlib.import_module(module.name)
-        except ModuleNotFoundError as error:
-            if (error.name or "").partition(".")[0] == "boardzoo":
+        except ImportError as error:  # a missing module, or a module's own word that one is
+            missing = error if isinstance(error, ModuleNotFoundError) else error.__cause__
+            if not isinstance(missing, ModuleNotFoundError):
+                raise
+            if (missing.name or "").partition(".")[0] == "boardzoo":
                 raise
             path = PACKAGE_DIR.joinpath(*module.name.split(".")[1:])
             path = path / "__init__.py" if module.ispkg else path.with_suffix(".py")
@@ -264,3 +267,15 @@ def test_the_command_line_reports_any_member_of_the_family_in_one_line(monkeypat
     assert boardzoo.cli.main(["demo"]) == 2
     shown = capsys.readouterr().err
     assert shown == "boardzoo demo: error: cannot open a window: no display here\n"
+
+
+def test_a_missing_optional_dependency_is_refused_in_the_family_with_how_to_install_it():
+    from boardzoo.errors import MissingDependencyError, require_module
+
+    with pytest.raises(BoardzooError) as caught:
+        require_module("no_such_module_here.part", "az", "pip install torch")
+    assert isinstance(caught.value, MissingDependencyError)
+    assert isinstance(caught.value, ImportError)
+    expected = "az needs no_such_module_here, an optional dependency: pip install torch"
+    assert str(caught.value) == expected
+    assert require_module("json", "json", "-").dumps(1) == "1"

@@ -26,7 +26,7 @@ from boardzoo.agents.settings import (
     PUCTSettings,
     TreeSettings,
 )
-from boardzoo.errors import InvalidValueError
+from boardzoo.errors import InvalidValueError, require_module
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import has_net, load_net
 from boardzoo.search.evaluators import Evaluator
@@ -43,6 +43,7 @@ __all__ = [
 # The models shipped with the package: <name>.pt and <name>.json, named by shipped_name(game).
 SHIPPED_MODELS_DIR = Path(__file__).resolve().parent.parent / "learned" / "models"
 _SEARCHES = ("puct", "gumbel")
+_INSTALL_TORCH = "pip install torch (the CPU build will do)"
 
 
 def shipped_name(game: Game) -> str:
@@ -145,6 +146,7 @@ class AlphaZeroAgent(PUCTAgent):
 
     def _make_evaluator(self, game: Game, seed: int) -> Evaluator:
         """The network of ``game``, loaded from its model file."""
+        require_module("torch", "az", _INSTALL_TORCH)
         from boardzoo.learned.devices import pick_device  # (torch)
         from boardzoo.learned.model_io import load_model  # (torch, optional)
         from boardzoo.learned.torch_evaluator import TorchEvaluator  # (torch)
@@ -176,6 +178,7 @@ class AlphaZeroAgent(PUCTAgent):
     def check_game(self, game: Game) -> None:
         """The model for ``game`` is there and plays it, and the value mix fits the game (the
         model's config is read, not its weights)."""
+        require_module("torch", "az", _INSTALL_TORCH)
         from boardzoo.learned.model_io import read_model_for  # (torch, optional)
 
         _, metadata = read_model_for(self._model_file(game), game)

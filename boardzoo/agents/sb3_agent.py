@@ -16,7 +16,6 @@ Only load model files you trust.
 
 from __future__ import annotations
 
-import importlib
 import json
 import zipfile
 from pathlib import Path
@@ -26,7 +25,7 @@ import numpy as np
 
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.checks import check_choice
-from boardzoo.errors import InvalidFileError, InvalidValueError
+from boardzoo.errors import InvalidFileError, InvalidValueError, require_module
 from boardzoo.games import GameState
 from boardzoo.games.spec import Game
 
@@ -96,12 +95,8 @@ def load_model(path: str | Path, algo: str = "auto") -> Any:
     errors = []
     for name in names:
         module_name, class_name = ALGORITHMS[name]
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-        except ImportError:
-            raise ImportError(
-                "SB3Agent needs stable-baselines3 and sb3-contrib: pip install 'boardzoo[rl]'"
-            ) from None
+        module = require_module(module_name, "SB3Agent", "pip install 'boardzoo[rl]'")
+        cls = getattr(module, class_name)
         try:
             return cls.load(str(_model_file(path)), device="cpu")
         except (ValueError, KeyError, TypeError, AssertionError) as error:

@@ -29,17 +29,15 @@ from collections import deque
 from concurrent.futures import Future
 from typing import Any
 
-try:
-    import ray
-    from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
-except ImportError as error:  # the optional dependency is missing: say how to get it
-    raise ImportError(
-        "backend='ray' needs Ray, an optional dependency: pip install 'boardzoo[ray]'"
-    ) from error
-
 from boardzoo.arena.backends import MAX_REPLAYS, Backend, GameWorker
 from boardzoo.arena.record_schema import GameRecord
 from boardzoo.arena.settings import GameTask
+from boardzoo.errors import require_module
+
+require_module("ray", "backend='ray'", "pip install 'boardzoo[ray]'")  # say how to get it
+
+import ray  # noqa: E402
+from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError  # noqa: E402
 
 __all__ = ["MAX_REPLAYS", "WORKER_LOST", "RayBackend", "join_ray"]
 
