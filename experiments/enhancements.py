@@ -4,11 +4,11 @@
     python experiments/enhancements.py --game connect_four --time-per-move 0.1 1
     python experiments/enhancements.py --game reversi --time-per-move 1 --targets \
         --sprt elo0=0,elo1=20
-    python experiments/enhancements.py --quick      # Reversi 6x6, 0.02 s a move, 4 games
+    python experiments/enhancements.py --quick      # Reversi 4x4, 0.02 s a move, 4 games
 
 ``--game`` is any catalog game; ``--board-size`` (and ``--options NAME=VALUE``) set its options,
 for games that have them (full runs play Reversi 8x8 by default). ``--quick`` is a smoke run:
-Reversi 6x6, 0.02 s a move, 4 games a match, 3 variants, alpha-beta depth 2 in sections 3 and 4;
+Reversi 4x4, 0.02 s a move, 4 games a match, 3 variants, alpha-beta depth 2 in sections 3 and 4;
 any of these given on the command line stays as given.
 
 Sections, each a list of matches played through the arena from ``--openings`` (the shipped
@@ -136,7 +136,7 @@ QUICK = {
 
 
 def quick_args(args: Args) -> Args:
-    """A smoke run: Reversi 6x6, 0.02 s a move, 4 games a match, 3 variants, alpha-beta depth 2
+    """A smoke run: Reversi 4x4, 0.02 s a move, 4 games a match, 3 variants, alpha-beta depth 2
     (:data:`QUICK`); values given on the command line stay."""
     full = Args()
     chosen = {
@@ -472,7 +472,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
         args = quick_args(args)
-    args = resolve_game(args, {"board_size": 6} if args.quick else None)
+    args = resolve_game(args, {"board_size": 4} if args.quick else None)
     check_args(args)
     planned = matches(args)
     check_specs("--variants/--baseline", all_specs(planned, args))

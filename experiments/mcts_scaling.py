@@ -53,8 +53,8 @@ def budgets(args: Args) -> list[tuple[str, str, float]]:
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
-        args = Args(**{**asdict(args), "simulations": (10, 200), "seconds": (0.01,),
-                       "opponents": ("random", "greedy"), "games": 4})  # fmt: skip
+        args = Args(**{**asdict(args), "simulations": (10, 100), "seconds": (0.01,),
+                       "opponents": ("random", "greedy"), "games": 2})  # fmt: skip
     args = resolve_game(args, {"board_size": 6} if args.quick else None)
     check_specs("--opponents", args.opponents)
     check_specs("--simulations/--seconds", (spec for spec, _, _ in budgets(args)))

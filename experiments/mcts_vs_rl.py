@@ -44,7 +44,7 @@ class Args(ArenaExperimentArgs):
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
-        args = Args(**{**asdict(args), "simulations": (10, 100), "games": 4})
+        args = Args(**{**asdict(args), "simulations": (10, 100), "games": 2})
     args = resolve_game(args)
     check_specs("--simulations", (f"mcts:simulations={n}" for n in args.simulations))
     folder, models = start_model_experiment(args, "mcts_vs_rl", args.models)

@@ -2,8 +2,8 @@
 
     python experiments/ppo_selfplay.py --game reversi --num-envs 256 --minutes 60
     python experiments/ppo_selfplay.py --resume-folder runs/ppo_selfplay-reversi-seed0-...  # go on
-    python experiments/ppo_selfplay.py --quick          # a smoke run of a few updates (its
-                                                        # evaluations play in this process)
+    python experiments/ppo_selfplay.py --quick          # a smoke run of a few updates on 6x6
+                                                        # (its evaluations play in this process)
 
 The learner is a policy-value network (:class:`boardzoo.learned.network.AZNet`, ``--channels``,
 ``--blocks``) trained by PPO with clipped objective, generalized advantage estimation and
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
 # This script's options, for games that have them, where the command line gives none.
 DEFAULT_OPTIONS = {"board_size": 8}
+QUICK_OPTIONS = {"board_size": 6}  # those of a --quick run
 METRICS = ("update", "steps", "minutes", "steps_per_second", "policy_loss", "value_loss",
            "entropy", "approx_kl", "episodes", "mean_return")  # fmt: skip
 
@@ -117,11 +118,11 @@ class Args:
     threads: int = arg(2, "torch threads")
     out: str = arg("runs", "folder that receives the run folder")
     resume_folder: str = arg("", "continue the run in this folder")
-    quick: bool = arg(False, "a smoke run: a few small updates, tiny evaluations")
+    quick: bool = arg(False, "a smoke run: a few small updates on Reversi 6x6, tiny evaluations")
 
 
 def check(args: Args) -> Args:
-    args = resolve_game(args, DEFAULT_OPTIONS)
+    args = resolve_game(args, QUICK_OPTIONS if args.quick else DEFAULT_OPTIONS)
     positive = {"num_envs": args.num_envs, "num_steps": args.num_steps, "epochs": args.epochs,
                 "minibatches": args.minibatches, "channels": args.channels,
                 "snapshot_every": args.snapshot_every, "eval_games": args.eval_games,
@@ -153,8 +154,8 @@ def check(args: Args) -> Args:
         except ValueError as error:
             raise SystemExit(f"--eval-openings: {error}") from None
     if args.quick:
-        args = Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.1,
-                       "eval_every": 0.05, "eval_games": 2, "snapshot_every": 2,
+        args = Args(**{**asdict(args), "num_envs": 32, "num_steps": 16, "minutes": 0.02,
+                       "eval_every": 0.01, "eval_games": 2, "snapshot_every": 2,
                        "channels": 8, "eval_opponents": ("random", "greedy")})  # fmt: skip
     if args.init_model:
         _check_init_model(args)

@@ -50,7 +50,7 @@ def variants(args: Args, path: str) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, argv, description=__doc__.splitlines()[0])
     if args.quick:
-        args = Args(**{**asdict(args), "simulations": (10, 50), "games": 4, "value_head": True})
+        args = Args(**{**asdict(args), "simulations": (10, 50), "games": 2, "value_head": True})
     args = resolve_game(args)
     check_specs("--simulations", (f"mcts:simulations={n}" for n in args.simulations))
     if is_boardzoo_model(args.model.rpartition("=")[2]):

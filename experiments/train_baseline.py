@@ -6,7 +6,7 @@
     python experiments/train_baseline.py --game connect_four --algo maskable_ppo --steps 200000
     python experiments/train_baseline.py --game reversi --board-size 8 --num-envs 64 \
         --opponent greedy --steps 1000000                # SB3 on the batched env
-    python experiments/train_baseline.py --quick          # a smoke run of a few thousand steps
+    python experiments/train_baseline.py --quick          # a smoke run of a thousand steps
 
 ``--game`` is any catalog game; ``--board-size`` (and ``--options NAME=VALUE``) set its options,
 for games that have them (Reversi is trained on 6x6 unless ``--board-size`` says otherwise).
@@ -98,9 +98,11 @@ def check(args: Args) -> Args:
     if args.opponent != "self_play":
         check_specs("--opponent", [args.opponent])
     check_specs("--eval-opponents", args.eval_opponents)
-    if args.quick:
-        return Args(**{**asdict(args), "steps": 3000, "eval_every": 1500, "eval_episodes": 6,
-                       "snapshot_every": 1000, "eval_opponents": ("random", "greedy")})  # fmt: skip
+    if args.quick:  # with several envs, a rollout of about --steps (n_steps 64 for 16 envs)
+        n_steps = args.n_steps or (max(32, 1024 // args.num_envs) if args.num_envs > 1 else 0)
+        return Args(**{**asdict(args), "steps": 1000, "eval_every": 500, "eval_episodes": 4,
+                       "snapshot_every": 500, "n_steps": n_steps,
+                       "eval_opponents": ("random", "greedy")})  # fmt: skip
     return args
 
 

@@ -51,12 +51,11 @@ def test_a_crashing_agent_object_loses_its_game_not_the_match():
 def test_an_agent_object_gives_the_same_games_with_any_number_of_workers():
     # each game starts from a fresh copy of the object as it was when the match started
     agent = RandomAgent(seed=3)
-    one = play_match("tictactoe", (agent, "greedy"), games=4, workers=1, progress=False)
-    two = play_match("tictactoe", (agent, "greedy"), games=4, workers=2, progress=False)
+    one = play_match("tictactoe", (agent, "greedy"), games=12, workers=1, progress=False)
+    two = play_match("tictactoe", (agent, "greedy"), games=12, workers=2, progress=False)
     assert [without_timing(r) for r in one.records] == [without_timing(r) for r in two.records]
     # the object opens games 0, 2, 4, ... from the same copy: the same first move every time
-    six = play_match("tictactoe", (agent, "greedy"), games=12, progress=False)
-    openers = {r["moves"][0] for r in six.records if r["first"] == 0}
+    openers = {r["moves"][0] for r in one.records if r["first"] == 0}
     assert len(openers) == 1
 
 

@@ -12,7 +12,8 @@ cluster with ``ray start`` and checks, on it:
   index must be in the record file exactly once, and the records must equal a local run with
   the same seed;
 * ``boardzoo arena ... --backend ray --address HOST:PORT``, as a subprocess: it plays a small
-  match on the cluster and prints the table;
+  match on the cluster (``--no-isolate``: the agents in the actors, no processes of their own
+  to start) and prints the table;
 * an :class:`~boardzoo.agents.Agent` object (``RandomAgent(seed=1)``) played by Ray actors.
 
 The local runs the Ray runs are compared with are played by the same driver, before the
@@ -42,7 +43,7 @@ DRIVER_TIMEOUT = 300  # seconds; the driver takes about a minute on two busy cor
 KILL_MATCH: dict[str, Any] = {
     "game": "connect_four",
     "agents": ["mcts:simulations=10000", "alphabeta:depth=3"],
-    "games": 6,
+    "games": 4,
     "seed": 11,
     "time_limit": None,
     "workers": 2,
@@ -124,10 +125,11 @@ def lines(path):
 
 
 def local_runs():
-    \"\"\"The oracle: each match on the local backend, same seeds. The specs play in this
-    process (isolate=False: the same games, seconds sooner); the agent object in processes of
-    its own, as on Ray (in this process one object would play every game, its generator going
-    on from game to game, where each process starts from a fresh copy).\"\"\"
+    \"\"\"The oracle: each match on the local backend, same seeds, one worker (the same games
+    as any number). The specs play in this process (isolate=False: the same games, seconds
+    sooner); the agent object in processes of its own, as on Ray (in this process one object
+    would play every game, its generator going on from game to game, where each game in a
+    process of its own starts from a fresh copy).\"\"\"
     from boardzoo.agents import RandomAgent
     from boardzoo.arena import play_match
 
@@ -139,7 +141,7 @@ def local_runs():
     return {
         "kill": local(KILL["game"], KILL["agents"], KILL, isolate=False, workers=1),
         "cli": local(CLI["game"], ("random", "random"), CLI, isolate=False, workers=1),
-        "object": local(OBJECT["game"], (RandomAgent(seed=1), "random"), OBJECT),
+        "object": local(OBJECT["game"], (RandomAgent(seed=1), "random"), OBJECT, workers=1),
     }
 
 
@@ -239,7 +241,7 @@ def cli(address):
     done = subprocess.run(
         [*command, "arena", CLI["game"], "random", "random", "--games", str(CLI["games"]),
          "--seed", str(CLI["seed"]), "--workers", str(CLI["workers"]), "--backend", "ray",
-         "--address", address, "--out", str(path), "--no-progress"],
+         "--address", address, "--out", str(path), "--no-progress", "--no-isolate"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240,
     )
     return {

@@ -1,5 +1,10 @@
 """`boardzoo train --backend ray`: self-play workers as Ray actors on a real two-node cluster kept
-on loopback (tests/raycluster.py), giving the same run as local worker processes."""
+on loopback (tests/raycluster.py), giving the same run as local workers.
+
+The local run's workers play their jobs in the driver, one after the other: the games the
+worker processes play (``test_az_selfplay_pool``), without starting two processes that import
+torch.
+"""
 
 from __future__ import annotations
 
@@ -41,10 +46,28 @@ def main():
     out["nodes"] = len(nodes)
     out["ray"] = run("on-ray", backend="ray", address=address)
     ray.shutdown()
+
+    from boardzoo.az import selfplay_pool
+
+    class InProcessPool(selfplay_pool.SelfPlayPool):
+        workers = 2
+
+        def play(self, jobs, weights):
+            return [selfplay_pool.play_job(job, weights) for job in jobs]
+
+        def close(self):
+            pass
+
+    out["local_pools"] = []
+
+    def make_pool(backend, workers, address=None):
+        out["local_pools"].append([backend, workers])
+        return InProcessPool()
+
+    selfplay_pool.make_pool = make_pool
     out["local"] = run("local")
 
-if __name__ == "__main__":  # the local workers are spawned processes that import this script
-    finish(main)
+finish(main)
 """
 
 
@@ -52,4 +75,5 @@ def test_self_play_on_ray_actors_gives_the_run_of_local_workers(tmp_path):
     out = run_driver(TRAIN_ON_TWO_NODES, tmp_path, timeout=240)
     assert out["nodes"] == 2
     assert len(out["ray"]) == 2 and out["ray"][-1]["games"] == 10
+    assert out["local_pools"] == [["local", 2]]
     assert out["ray"] == out["local"]

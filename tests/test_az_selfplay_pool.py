@@ -12,6 +12,7 @@ require("torch")  # the imports below need it
 
 import torch  # noqa: E402
 
+from boardzoo.az import selfplay_pool  # noqa: E402
 from boardzoo.az.selfplay import SelfPlaySettings, play_games  # noqa: E402
 from boardzoo.az.selfplay_pool import (  # noqa: E402
     ProcessSelfPlayPool,
@@ -31,6 +32,15 @@ from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings  # noqa
 @pytest.fixture(autouse=True)
 def _one_thread(one_torch_thread):
     """Every test here on one torch thread."""
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Two worker processes for the module: starting them (spawned, each importing torch and
+    loading the search) is most of these tests' time, so they start once."""
+    workers = ProcessSelfPlayPool(2)
+    yield workers
+    workers.close()
 
 
 def _job(games: int = 3, seed: int = 5) -> tuple[SelfPlayJob, AZNet]:
@@ -70,26 +80,37 @@ def test_merged_games_keep_job_order():
     job, net = _job(games=2)
     weights = weights_of(net)
     first = play_job(job, weights)
-    second = play_job(SelfPlayJob(**{**job.__dict__, "move_seed": 99}), weights)
+    second = play_job(SelfPlayJob(**{**job.__dict__, "search_seed": 99}), weights)
+    assert first.moves != second.moves  # so the order shows
     merged = merge_games([first, second])
     assert merged.moves == first.moves + second.moves
     assert merged.positions == first.positions + second.positions
     np.testing.assert_array_equal(merged.values[: first.positions], first.values)
 
 
-def test_a_process_pool_returns_each_jobs_games_in_order():
+def test_a_process_pool_returns_each_jobs_games_in_order(pool):
     job, net = _job(games=2)
-    jobs = [job, SelfPlayJob(**{**job.__dict__, "move_seed": 99})]
+    # Another search seed (Gumbel's noise: the move seed alone leaves these games the same).
+    jobs = [job, SelfPlayJob(**{**job.__dict__, "search_seed": 99})]
     weights = weights_of(net)
-    pool = ProcessSelfPlayPool(2)
-    try:
-        results = pool.play(jobs, weights)
-    finally:
-        pool.close()
-    assert [r.moves for r in results] == [play_job(j, weights).moves for j in jobs]
+    expected = [play_job(j, weights).moves for j in jobs]
+    assert expected[0] != expected[1]  # so the order shows
+    assert [r.moves for r in pool.play(jobs, weights)] == expected
 
 
-def test_training_with_two_self_play_workers_is_reproducible(tmp_path):
+def test_training_with_two_self_play_workers_is_reproducible(tmp_path, pool, monkeypatch):
+    """Two runs give the same games and figures. Both play on the module's two worker processes
+    (train asks for a local pool of two, and gets that one), the second run on workers that have
+    already played the first's jobs: nothing a worker keeps between jobs changes them."""
+    asked = []
+
+    def make_pool(backend, workers, address=None):
+        asked.append((backend, workers))
+        return pool
+
+    monkeypatch.setattr(selfplay_pool, "make_pool", make_pool)
+    monkeypatch.setattr(pool, "close", lambda: None)  # train closes its pool: not this one
+
     def run(name: str):
         settings = settings_from(
             QUICK, game="tictactoe", out=tmp_path / name, progress=False, device="cpu",
@@ -98,6 +119,7 @@ def test_training_with_two_self_play_workers_is_reproducible(tmp_path):
         return train(settings, log=lambda line: None)
 
     first, second = run("a"), run("b")
+    assert asked == [("local", 2)] * 2
     assert first.games == 2 * 5
     strip = [{k: v for k, v in row.items() if not k.endswith("seconds")} for row in first.metrics]
     again = [{k: v for k, v in row.items() if not k.endswith("seconds")} for row in second.metrics]

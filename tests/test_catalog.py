@@ -29,7 +29,8 @@ import boardzoo  # noqa: F401 (registers the envs)
 from boardzoo.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from boardzoo.agents.settings import Budget, TreeSettings, UCTSettings
 from boardzoo.cli import main
-from boardzoo.envs import catalog_env
+from boardzoo.envs import board_env, catalog_env, single_agent
+from boardzoo.envs.env_render import EnvRenderer
 from boardzoo.games import catalog
 from boardzoo.games.spec import KERNEL_FUNCTIONS, GameSpec
 from boardzoo.warmup import warm_up
@@ -95,8 +96,25 @@ def test_the_spec_names_every_part(name, spec):
     assert raw.metadata["name"].startswith(name) and raw.possible_agents == list(spec.agents)
 
 
+class _UnpacedRenderer(EnvRenderer):
+    """An env's renderer whose "human" frames do not wait 1 / render_fps seconds (a second a frame
+    for tictactoe): the dummy display needs no pacing."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fps = 1000
+
+
+@pytest.fixture
+def unpaced_windows(monkeypatch):
+    """The envs' "human" frames drawn without pacing (PettingZoo's render_test and Gymnasium's
+    check_env draw a few)."""
+    monkeypatch.setattr(board_env, "EnvRenderer", _UnpacedRenderer)
+    monkeypatch.setattr(single_agent, "EnvRenderer", _UnpacedRenderer)
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_pettingzoo_test_suites(name, spec):
+def test_pettingzoo_test_suites(name, spec, unpaced_windows):
     api_test(env_module(spec).env(), num_cycles=200)
     seed_test(env_module(spec).env, num_cycles=200)
     render_test(lambda render_mode=None: env_module(spec).env(render_mode=render_mode))
@@ -199,7 +217,7 @@ def test_every_agent_plays_a_game(name, spec):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_single_agent_env(name, spec):
+def test_single_agent_env(name, spec, unpaced_windows):
     env = gymnasium.make(spec.gym_id, opponent="greedy")
     check_env(env.unwrapped)
     obs, info = env.reset(seed=3)

@@ -64,10 +64,12 @@ def test_the_planned_matches():
     ],
 )
 def test_bad_arguments_stop_before_the_run_folder(args, fragment, tmp_path):
-    result = run(*args, out=tmp_path)
-    assert result.returncode != 0 and "Traceback" not in result.stderr
-    message = result.stderr.strip()
-    assert "\n" not in message and fragment in message, message
+    """(In this process: ``main`` stops with a one-line ``SystemExit``, which a program prints
+    without a traceback; test_quick_run_and_resume runs the script as a program.)"""
+    with pytest.raises(SystemExit) as stopped:
+        load_experiment().main(["--out", str(tmp_path), *args])
+    message = stopped.value.code
+    assert isinstance(message, str) and "\n" not in message and fragment in message, message
     assert not list(tmp_path.iterdir())
 
 
@@ -101,14 +103,15 @@ def test_an_agent_that_cannot_play_is_skipped_with_its_reason(tmp_path, monkeypa
 
 
 @pytest.mark.slow
-def test_quick_run_and_resume(tmp_path):
-    # sections 1 and 2 (section 3's agents are checked in test_an_agent_that_cannot_play...)
+def test_quick_run_and_resume(tmp_path, capsys):
+    # sections 1 and 2 (section 3's agents are checked in test_an_agent_that_cannot_play...);
+    # the run as a program, its resumption in this process
     args = ("--quick", "--games", "2", "--variants", "rave=true", "--no-learned", "--workers", "1")
     result = run(*args, out=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     (folder,) = tmp_path.iterdir()
     assert folder.name.startswith("enhancements-reversi-")
-    assert json.loads((folder / "args.json").read_text())["options"] == ["board_size=6"]
+    assert json.loads((folder / "args.json").read_text())["options"] == ["board_size=4"]
     rows = list(csv.DictReader((folder / "enhancements.csv").open()))
     assert [(r["section"], r["variant"]) for r in rows] == [
         ("enhancement vs UCT", "rave=true"),
@@ -134,8 +137,9 @@ def test_quick_run_and_resume(tmp_path):
     assert played and all(g["openings"] == "balanced" and g["pair_openings"] for g in played)
 
     measured = (folder / "speed.jsonl").read_text()
-    again = run(*args, "--resume-folder", str(folder), out=tmp_path)
-    assert again.returncode == 0, again.stderr[-3000:]
+    again = ["--out", str(tmp_path), *args, "--resume-folder", str(folder)]
+    assert load_experiment().main(again) == folder
+    assert table in capsys.readouterr().out
     assert len(list(tmp_path.iterdir())) == 1
     assert (folder / "speed.jsonl").read_text() == measured  # nothing measured twice
     assert sorted(json.loads(line)["game_index"] for line in

@@ -107,7 +107,10 @@ def test_the_command_line_takes_its_options_and_spawned_workers_know_the_game(
 ):
     out = tmp_path / "games.jsonl"
     args = ["arena", TEST_GAME, "alphabeta:depth=2", "random", "--games", "4", "--workers", "2"]
-    assert main([*args, "--option", "size=5", "--out", str(out), "--no-progress"]) == 0
+    # the worker processes play the agents themselves (agents' processes, spawned with the game
+    # known from the environment: test_a_boardzoo_command_finds_it_through_the_environment)
+    flags = ["--option", "size=5", "--out", str(out), "--no-progress", "--no-isolate"]
+    assert main([*args, *flags]) == 0
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 4 and all(r["game"] == TEST_GAME for r in records)
     assert all(r["options"] == {"size": 5} for r in records)
@@ -117,7 +120,7 @@ def test_the_command_line_takes_its_options_and_spawned_workers_know_the_game(
     assert "size must be one of [3, 4, 5], got 7" in capsys.readouterr().err
 
 
-def test_a_boardzoo_command_finds_it_through_the_environment():
+def test_a_boardzoo_command_finds_it_through_the_environment(tmp_path):
     env = dict(os.environ, BOARDZOO_GAMES="line_game")
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
     command = [sys.executable, "-m", "boardzoo", "arena", TEST_GAME, "greedy", "random"]
@@ -127,6 +130,7 @@ def test_a_boardzoo_command_finds_it_through_the_environment():
         capture_output=True,
         text=True,
         timeout=300,
+        cwd=tmp_path,  # its records go to runs/ there
     )
     assert done.returncode == 0, done.stderr
     assert "greedy" in done.stdout

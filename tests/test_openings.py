@@ -5,10 +5,9 @@ when they changed; and the balanced suites that ship with boardzoo."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 
 import pytest
+from test_cli import run_main
 
 import boardzoo.arena.openings as openings_module
 from boardzoo.agents.alphabeta import AlphaBetaAgent
@@ -239,15 +238,12 @@ def test_the_tictactoe_suite_is_every_two_ply_draw():
     assert set(suite.moves) == draws and len(draws) == 24
 
 
-def _cli(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "boardzoo", *args], capture_output=True,
-                          text=True, timeout=300, check=False, cwd=cwd)  # fmt: skip
-
-
-def test_cli_openings_run_and_mistakes_are_one_line(tmp_path):
+def test_cli_openings_run_and_mistakes_are_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
     shutil.copy(balanced_file(CONNECT_FOUR), tmp_path / "c4.txt")
-    done = _cli("arena", "tictactoe", "random", "greedy", "--openings", "balanced", "--games",
-                "4", "--out", "m.jsonl", "--no-progress", cwd=tmp_path)  # fmt: skip
+    done = run_main(capsys, "arena", "tictactoe", "random", "greedy", "--openings", "balanced",
+                    "--games", "4", "--out", "m.jsonl", "--no-progress",
+                    "--no-isolate")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Openings: balanced (24 openings), each played twice" in done.stdout
     written = [r["opening"] for r in read_records(tmp_path / "m.jsonl")]
@@ -259,12 +255,12 @@ def test_cli_openings_run_and_mistakes_are_one_line(tmp_path):
         (("--openings", "c4.txt", "--opening-plies", "2"), "--openings and --opening-plies"),
         (("--openings", "empty.txt"), "empty.txt holds no openings"),
     ]:
-        failed = _cli("arena", "connect_four", "random", "greedy", *args, "--out", "x.jsonl",
-                      cwd=tmp_path)  # fmt: skip
+        failed = run_main(capsys, "arena", "connect_four", "random", "greedy", *args,
+                          "--out", "x.jsonl")  # fmt: skip
         assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr
         errors = [line for line in failed.stderr.splitlines() if "error:" in line]
         assert len(errors) == 1 and fragment in errors[0], failed.stderr
     assert not (tmp_path / "x.jsonl").exists()
-    tour = _cli("tournament", "tictactoe", "random", "greedy", "--openings", "c4.txt", "--out",
-                "t", cwd=tmp_path)  # fmt: skip
+    tour = run_main(capsys, "tournament", "tictactoe", "random", "greedy", "--openings",
+                    "c4.txt", "--out", "t")  # fmt: skip
     assert tour.returncode == 2 and "c4.txt, line 5: cannot read move 1" in tour.stderr

@@ -2,9 +2,10 @@
 tested on: two real nodes on 127.0.0.1 inside a private network namespace, and one of them
 dying mid-call the way a machine does.
 
-Each test writes a driver script, runs it with ``run_in_loopback_namespace`` (the driver starts
-the nodes, connects, works, stops everything) and asserts on the JSON line it prints. Skipped
-where Linux namespaces or Ray are unavailable.
+One driver script, run once for the module with ``run_in_loopback_namespace``, starts the two
+nodes, connects, checks the cluster, then kills node 2 mid-call, stops everything and prints one
+JSON line, which the tests assert on (starting a cluster is most of the time: one serves both).
+Skipped where Linux namespaces or Ray are unavailable.
 """
 
 from __future__ import annotations
@@ -33,23 +34,24 @@ out = {"pidns": os.readlink("/proc/self/ns/pid")}
 
 def finish(main):
     rc.finish_driver(main, out)
+
+
+def part(name, work):
+    # one check: its result, or its traceback, goes to out[name]
+    try:
+        out[name] = work()
+    except BaseException:
+        out[name] = {"error": traceback.format_exc()}
 """
 
-TWO_NODES = """
-def main():
-    t = time.monotonic()
-    address = rc.start_head(resources={"head": 1})
-    node2 = rc.start_worker(address, resources={"node2": 1})
-    out["start_s"] = time.monotonic() - t
-    out["node2_pids"] = node2.pids()
-    t = time.monotonic()
-    import ray
-    out["import_ray_s"] = time.monotonic() - t
-    ray.init(address=address, logging_level="WARNING")
-    rc.wait_for_resource("node2")
-    out["interfaces"] = [name for _, name in socket.if_nameindex()]
-    out["driver_node"] = ray.get_runtime_context().get_node_id()
-    out["nodes"] = [
+#: The module's driver: two nodes, checked (pinned tasks, loopback only), then node 2 killed
+#: with an actor call and a task in flight on it.
+CLUSTER = """
+def check_two_nodes(ray):
+    found = {}
+    found["interfaces"] = [name for _, name in socket.if_nameindex()]
+    found["driver_node"] = ray.get_runtime_context().get_node_id()
+    found["nodes"] = [
         {"id": n["NodeID"], "alive": n["Alive"], "ip": n["NodeManagerAddress"],
          "resources": n["Resources"]}
         for n in ray.nodes()
@@ -69,33 +71,28 @@ def main():
         def ping(self):
             return None
 
-    out["on_head"] = ray.get(where.options(resources={"head": 0.01}).remote(), timeout=60)
-    out["on_node2"] = ray.get(where.options(resources={"node2": 0.01}).remote(), timeout=60)
+    found["on_head"] = ray.get(where.options(resources={"head": 0.01}).remote(), timeout=60)
+    found["on_node2"] = ray.get(where.options(resources={"node2": 0.01}).remote(), timeout=60)
 
     calls = 200
     t = time.monotonic()
     for _ in range(calls):
         ray.get(noop.options(resources={"node2": 0.01}).remote())
-    out["task_roundtrip_ms"] = (time.monotonic() - t) / calls * 1e3
+    found["task_roundtrip_ms"] = (time.monotonic() - t) / calls * 1e3
     pinger = Pinger.options(resources={"node2": 0.01}).remote()
     ray.get(pinger.ping.remote(), timeout=60)
     t = time.monotonic()
     for _ in range(calls):
         ray.get(pinger.ping.remote())
-    out["actor_call_roundtrip_ms"] = (time.monotonic() - t) / calls * 1e3
+    found["actor_call_roundtrip_ms"] = (time.monotonic() - t) / calls * 1e3
+    ray.kill(pinger)  # node 2's resource, whole, for the calls the kill hits
+    return found
 
-finish(main)
-"""
 
-KILL_NODE = """
-def main():
-    import ray
+def kill_node2(ray, node2):
     from ray.exceptions import ActorDiedError, NodeDiedError, RayActorError, WorkerCrashedError
 
-    address = rc.start_head(resources={"head": 1})
-    node2 = rc.start_worker(address, resources={"node2": 1})
-    ray.init(address=address, logging_level="WARNING")
-    rc.wait_for_resource("node2")
+    found = {}
     head_id = ray.get_runtime_context().get_node_id()
     started_dir = os.environ["TMPDIR"]
 
@@ -124,7 +121,7 @@ def main():
 
     game = Game.options(resources={"node2": 0.5}).remote()
     node2_id = ray.get(game.node.remote(), timeout=60)
-    out["ids"] = {"head": head_id, "node2": node2_id}
+    found["ids"] = {"head": head_id, "node2": node2_id}
     call = game.play.remote(120, "actor-started")
     task = play_task.options(resources={"node2": 0.5}).remote(120, "task-started")
     deadline = time.monotonic() + 60
@@ -136,29 +133,45 @@ def main():
 
     killed = rc.kill_node(node2)
     t = time.monotonic()
-    out["killed_pids"] = killed
-    out["left_of_node2"] = node2.pids()
+    found["killed_pids"] = killed
+    found["left_of_node2"] = node2.pids()
     for name, ref in (("inflight_actor_call", call), ("inflight_task", task)):
         try:
-            out[name] = {"returned": ray.get(ref, timeout=30)}
+            found[name] = {"returned": ray.get(ref, timeout=30)}
         except Exception as exc:
-            out[name] = describe(exc)
-        out[name]["after_s"] = time.monotonic() - t
+            found[name] = describe(exc)
+        found[name]["after_s"] = time.monotonic() - t
 
     while any(n["NodeID"] == node2_id and n["Alive"] for n in ray.nodes()):
         if time.monotonic() - t > 30:
             raise TimeoutError("node 2 not declared dead within 30 s")
         time.sleep(0.1)
-    out["node_declared_dead_s"] = time.monotonic() - t
+    found["node_declared_dead_s"] = time.monotonic() - t
     try:
-        out["later_actor_call"] = {"returned": ray.get(game.node.remote(), timeout=30)}
+        found["later_actor_call"] = {"returned": ray.get(game.node.remote(), timeout=30)}
     except Exception as exc:
-        out["later_actor_call"] = describe(exc)
+        found["later_actor_call"] = describe(exc)
 
     replay = Game.options(resources={"head": 0.5}).remote()
-    out["replay"] = {"node": ray.get(replay.node.remote(), timeout=30),
-                     "result": ray.get(replay.play.remote(0, "replayed"), timeout=30)}
-    out["head_alive"] = [n["Alive"] for n in ray.nodes() if n["NodeID"] == head_id]
+    found["replay"] = {"node": ray.get(replay.node.remote(), timeout=30),
+                       "result": ray.get(replay.play.remote(0, "replayed"), timeout=30)}
+    found["head_alive"] = [n["Alive"] for n in ray.nodes() if n["NodeID"] == head_id]
+    return found
+
+
+def main():
+    t = time.monotonic()
+    address = rc.start_head(resources={"head": 1})
+    node2 = rc.start_worker(address, resources={"node2": 1})
+    out["start_s"] = time.monotonic() - t
+    out["node2_pids"] = node2.pids()
+    t = time.monotonic()
+    import ray
+    out["import_ray_s"] = time.monotonic() - t
+    ray.init(address=address, logging_level="WARNING")
+    rc.wait_for_resource("node2")
+    part("two_nodes", lambda: check_two_nodes(ray))
+    part("kill", lambda: kill_node2(ray, node2))
 
 finish(main)
 """
@@ -182,8 +195,21 @@ def run_driver(body: str, tmp_path: Path, timeout: float = 150) -> dict[str, Any
     return out
 
 
-def test_two_nodes_on_loopback_run_pinned_tasks(tmp_path: Path) -> None:
-    out = run_driver(TWO_NODES, tmp_path)
+@pytest.fixture(scope="module")
+def cluster_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The module's driver, run once: its result, checked to have stopped every Ray process
+    and to have left no process behind."""
+    return run_driver(CLUSTER, tmp_path_factory.mktemp("ray_cluster"))
+
+
+def _part(cluster_run: dict[str, Any], name: str) -> dict[str, Any]:
+    part: dict[str, Any] = cluster_run[name]
+    assert "error" not in part, part["error"]
+    return part
+
+
+def test_two_nodes_on_loopback_run_pinned_tasks(cluster_run: dict[str, Any]) -> None:
+    out = {**cluster_run, **_part(cluster_run, "two_nodes")}
     # Nothing can leave loopback: the driver and the tasks on both nodes see only lo.
     assert out["interfaces"] == ["lo"]
     assert out["on_head"]["interfaces"] == ["lo"]
@@ -206,8 +232,8 @@ def test_two_nodes_on_loopback_run_pinned_tasks(tmp_path: Path) -> None:
     )
 
 
-def test_killed_node_fails_inflight_calls_and_head_replays(tmp_path: Path) -> None:
-    out = run_driver(KILL_NODE, tmp_path)
+def test_killed_node_fails_inflight_calls_and_head_replays(cluster_run: dict[str, Any]) -> None:
+    out = _part(cluster_run, "kill")
     ids = out["ids"]
     assert ids["head"] != ids["node2"]
     assert out["killed_pids"]

@@ -328,8 +328,6 @@ def test_installed_packages_add_agents_through_entry_points(tmp_path):
     """A package that declares a ``boardzoo.agents`` entry point is usable by name everywhere,
     the command line included, without code that registers it."""
     import os
-    import subprocess
-    import sys
 
     package = tmp_path / "first_legal"
     package.mkdir()
@@ -351,23 +349,39 @@ def test_installed_packages_add_agents_through_entry_points(tmp_path):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: first-legal\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[boardzoo.agents]\nfirst = first_legal:FirstLegal\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "boardzoo", *args],
-            capture_output=True, text=True, timeout=300, check=False, env=env, cwd=tmp_path,
-        )  # fmt: skip
-
-    listing = run("agents", "first")
-    assert listing.returncode == 0, listing.stderr
-    assert "which legal move to play" in listing.stdout
-    match = run("arena", "tictactoe", "first:offset=1", "random", "--games", "2",
-                "--out", "m.jsonl", "--no-progress")  # fmt: skip
-    assert match.returncode == 0, match.stderr
-    assert "first:offset=1" in match.stdout
-    import json
-
+    commands = [
+        # first: a match (its agents in processes of their own) names it before anything else
+        ["arena", "tictactoe", "first:offset=1", "random", "--games", "2", "--out", "m.jsonl",
+         "--no-progress"],
+        ["agents", "first"],
+        ["arena", "tictactoe", "first:offset=-1", "random", "--games", "2"],
+    ]  # fmt: skip
+    # One fresh interpreter (the package found on its path, nothing registering it) runs the
+    # commands through the command line's main, one after the other: (status, stdout, stderr).
+    script = (
+        "import contextlib, io, json, sys\n"
+        "from boardzoo.cli import main\n"
+        "def run(args):\n"
+        "    out, err = io.StringIO(), io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+        "        try:\n"
+        "            code = main(args)\n"
+        "        except SystemExit as exit_:\n"
+        "            code = exit_.code\n"
+        "    return code, out.getvalue(), err.getvalue()\n"
+        "if __name__ == '__main__':\n"
+        "    print(json.dumps([run(args) for args in json.loads(sys.argv[1])]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(commands)],
+        capture_output=True, text=True, timeout=300, check=False, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    match, listing, bad = json.loads(done.stdout.splitlines()[-1])
+    assert match[0] == 0, match[2]
+    assert "first:offset=1" in match[1]
     reasons = [json.loads(line)["reason"] for line in (tmp_path / "m.jsonl").open()]
     assert reasons == ["normal", "normal"]
-    bad = run("arena", "tictactoe", "first:offset=-1", "random", "--games", "2")
-    assert bad.returncode == 2 and "offset=-1 is not allowed" in bad.stderr
+    assert listing[0] == 0, listing[2]
+    assert "which legal move to play" in listing[1]
+    assert bad[0] == 2 and "offset=-1 is not allowed" in bad[2]

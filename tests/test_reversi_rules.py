@@ -123,9 +123,10 @@ def test_perft_4x4_whole_game_tree_public_api_equals_library():
     assert api_perft(ReversiState.initial(4), 30) == library_perft(4, 30)
 
 
-@pytest.mark.parametrize(("size", "max_depth"), [(4, 9), (6, 5)])
+@pytest.mark.parametrize(("size", "max_depth"), [(4, 8), (6, 5)])
 def test_perft_reference_equals_library_on_small_boards(size, max_depth):
-    # 4x4 depth 7+ includes passes and finished games (the shortest 4x4 game is 7 plies).
+    # 4x4 depth 7+ includes finished games (the shortest 4x4 game is 7 plies), depth 5+ passes
+    # and from depth 6 moves after a pass.
     start = RefGame.start(size)
     for depth in range(1, max_depth + 1):
         assert reference_perft(start, depth) == library_perft(size, depth), depth
@@ -664,7 +665,10 @@ def test_transposition_gives_equal_states():
 # --- against the reference implementation -------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+# 60 whole games, about 20 a board size: passes in a third to a half of them, on 4x4 a draw or
+# a game ended with squares empty in one in ten (arbitrary boards, wiped-out colours among them,
+# are the next test's)
+@settings(max_examples=60, deadline=None)
 @given(size=st.sampled_from(BOARD_SIZES), rnd=st.randoms(use_true_random=False))
 def test_random_games_match_reference(size, rnd):
     state, ref = ReversiState.initial(size), RefGame.start(size)

@@ -4,11 +4,10 @@ formulas, its bounds, its error rates on simulated matches, and real matches tha
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from test_cli import run_main
 
 from boardzoo.arena import (
     SPRT,
@@ -111,14 +110,14 @@ def _simulate(p: np.ndarray, settings: SPRT, tests: int, seed: int) -> list[str 
 def test_error_rates_on_simulated_matches_are_near_alpha_and_beta():
     settings = parse_sprt("elo0=0,elo1=80")
     even = np.array([0.1, 0.2, 0.4, 0.2, 0.1])  # expected score 1/2: H0 holds
-    under_h0 = _simulate(even, settings, 150, seed=1)
+    under_h0 = _simulate(even, settings, 100, seed=1)
     better = np.array([0.04, 0.13, 0.37, 0.25, 0.21])  # expected score s(82): H1 holds
     assert float(better @ OUTCOMES) == pytest.approx(score(80), abs=0.003)
-    under_h1 = _simulate(better, settings, 150, seed=2)
+    under_h1 = _simulate(better, settings, 100, seed=2)
     assert None not in under_h0 and None not in under_h1  # 2000 pairs is plenty
-    assert under_h0.count("H1") / 150 <= 0.12  # alpha = 0.05
-    assert under_h1.count("H0") / 150 <= 0.12  # beta = 0.05
-    assert under_h0.count("H0") > 120 and under_h1.count("H1") > 120
+    assert under_h0.count("H1") / 100 <= 0.12  # alpha = 0.05
+    assert under_h1.count("H0") / 100 <= 0.12  # beta = 0.05
+    assert under_h0.count("H0") > 80 and under_h1.count("H1") > 80
 
 
 def test_pairs_are_counted_in_order_whatever_order_games_finish():
@@ -241,15 +240,11 @@ def test_resume_continues_the_test_from_the_records(tmp_path):
     assert len(read_records(out)) == resumed.games == again.games
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "boardzoo", *args], capture_output=True,
-                          text=True, timeout=300, check=False)  # fmt: skip
-
-
-def test_cli_sprt_runs_and_its_mistakes_are_one_line(tmp_path):
+def test_cli_sprt_runs_and_its_mistakes_are_one_line(tmp_path, capsys):
     out = tmp_path / "m.jsonl"
-    result = _cli("arena", "tictactoe", "random", "random", "--sprt", "elo0=0,elo1=50",
-                  "--games", "4", "--out", str(out), "--no-progress")  # fmt: skip
+    result = run_main(capsys, "arena", "tictactoe", "random", "random", "--sprt",
+                      "elo0=0,elo1=50", "--games", "4", "--out", str(out), "--no-progress",
+                      "--no-isolate")  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: undecided at 4 games" in result.stdout
     assert "Openings: 4 random opening plies, each opening played twice" in result.stdout
@@ -257,8 +252,8 @@ def test_cli_sprt_runs_and_its_mistakes_are_one_line(tmp_path):
         ("elo0=0,elo=50", "--sprt: unknown key 'elo'"),
         ("elo0=0,elo1=50,alpha=0.9", "alpha=0.9 is not allowed"),
     ]:
-        failed = _cli("arena", "tictactoe", "random", "random", "--sprt", bad, "--out",
-                      str(tmp_path / "never.jsonl"))  # fmt: skip
+        failed = run_main(capsys, "arena", "tictactoe", "random", "random", "--sprt", bad,
+                          "--out", str(tmp_path / "never.jsonl"))  # fmt: skip
         assert failed.returncode == 2 and "Traceback" not in failed.stderr
         errors = [line for line in failed.stderr.splitlines() if "error:" in line]
         assert len(errors) == 1 and fragment in errors[0], failed.stderr

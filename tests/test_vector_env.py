@@ -186,17 +186,20 @@ def test_the_batched_env_steps_as_copies_of_the_single_env(game, options, colour
     assert ended > n  # several episodes of each sub-env, so autoresets were compared too
 
 
+# Steps enough for several episodes of each sub-env, and for an opponent searching one ply less
+# or more to show (tictactoe's to depth 3 at the 18th step); the oracle's minimax is Python, and
+# to depth 3 or 4 it is what takes the time.
 @pytest.mark.parametrize(
-    ("game", "options", "colour", "depth"),
+    ("game", "options", "colour", "depth", "steps"),
     [
-        ("reversi", {"board_size": 6}, "first", 2),
-        ("reversi", {"board_size": 8}, "second", 1),
-        ("connect_four", {}, "first", 3),
-        ("tictactoe", {}, "second", 4),
+        ("reversi", {"board_size": 6}, "first", 2, 150),
+        ("reversi", {"board_size": 8}, "second", 1, 150),
+        ("connect_four", {}, "first", 3, 30),
+        ("tictactoe", {}, "second", 4, 24),
     ],
 )
-def test_alphabeta_opponents_play_as_a_plain_minimax(game, options, colour, depth):
-    n, seed, steps = 8, 23, 150
+def test_alphabeta_opponents_play_as_a_plain_minimax(game, options, colour, depth, steps):
+    n, seed = 8, 23
     batched = BoardGameVectorEnv(
         game, n, opponent=f"alphabeta:depth={depth}", learner_color=colour, **options
     )
@@ -204,10 +207,14 @@ def test_alphabeta_opponents_play_as_a_plain_minimax(game, options, colour, dept
     rng = np.random.default_rng(6)
     got, want = batched.reset(seed=seed), oracle.reset(seed=seed)
     _assert_same((got[0], 0, 0, 0, got[1]), (want[0], 0, 0, 0, want[1]), step=0)
+    ended = 0
     for step in range(1, steps + 1):
         mask = want[-1]["action_mask"]
         actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
-        _assert_same(batched.step(actions), oracle.step(actions), step)
+        got, want = batched.step(actions), oracle.step(actions)
+        _assert_same(got, want, step)
+        ended += int(want[2].sum())
+    assert ended > n  # several episodes of each sub-env, so autoresets were compared too
 
 
 def test_make_vec_returns_the_batched_env_with_gymnasium_conventions():

@@ -16,13 +16,17 @@ import pytest
 from boardzoo.warmup import PARTS, warm_up
 
 PREPARE_ALL = """
-from boardzoo.agents import AlphaBetaAgent, Budget, GreedyAgent, MCTSAgent
+import numpy as np
+from boardzoo.agents import AlphaBetaAgent, GreedyAgent
 from boardzoo.games.catalog import make_game
+from boardzoo.vector import BoardGameVectorEnv
 game = make_game("tictactoe")
-for agent in (MCTSAgent(Budget(simulations=10), seed=0), AlphaBetaAgent(depth=2, seed=0),
-              GreedyAgent(seed=0)):
+for agent in (AlphaBetaAgent(depth=2, seed=0), GreedyAgent(seed=0)):
     agent.prepare(game)
     print(agent.act(game.initial_state()))
+envs = BoardGameVectorEnv("tictactoe", 2, opponent=["random", lambda obs, masks: masks.argmax(1)])
+envs.reset(seed=0)
+print(len(envs.step(np.argmax(envs.action_masks(), axis=1))[0]))
 """
 
 PREPARE_EACH = """
@@ -59,16 +63,19 @@ def run(args: list[str], cache: str) -> subprocess.CompletedProcess[str]:
 def test_cold_prepare_says_it_compiles_and_the_warm_up_leaves_nothing_to_compile(tmp_path):
     cache = str(tmp_path / "numba-cache")
 
-    cold = run(["-c", "from boardzoo.agents import Budget, MCTSAgent\n"
+    # alpha-beta, cold: its search and the rules kernels it calls, the smallest compile of an
+    # agent that takes seconds (the greedy player's own kernels take less than the notice waits)
+    cold = run(["-c", "from boardzoo.agents import AlphaBetaAgent\n"
                 "from boardzoo.games.catalog import make_game\n"
-                "MCTSAgent(Budget(10)).prepare(make_game('tictactoe'))"], cache)  # fmt: skip
+                "AlphaBetaAgent(depth=2).prepare(make_game('tictactoe'))"], cache)  # fmt: skip
     assert cold.returncode == 0, cold.stderr
-    assert "boardzoo: compiling the MCTS search for tictactoe (first run only" in cold.stderr
+    assert "boardzoo: compiling the alpha-beta search for tictactoe (first run only" in cold.stderr
     assert " done in " in cold.stderr
 
-    # greedy and alpha-beta: PREPARE_ALL's MCTS is plain UCT, compiled above (the warm-up's
-    # other parts, a minute or more cold, are checked in the repository's cache below)
-    agents = ["greedy", "alphabeta"]
+    # the smallest warm-up, one game and one agent: its batched env compiles for seconds with
+    # the notices off (the warm-up's other parts, a minute or more cold, are checked in the
+    # repository's cache below)
+    agents = ["greedy"]
     parts = ["rules", "vector", *agents]
     warm_up_run = run(["-m", "boardzoo.warmup", "--games", "tictactoe", "--agents", *agents], cache)
     assert warm_up_run.returncode == 0, warm_up_run.stderr
@@ -77,10 +84,13 @@ def test_cold_prepare_says_it_compiles_and_the_warm_up_leaves_nothing_to_compile
     assert "boardzoo warm-up: done in" in warm_up_run.stderr
     assert "boardzoo: compiling" not in warm_up_run.stderr  # its own progress, not the notices
 
-    later = run(["-c", PREPARE_ALL], cache)  # a new process finds everything in the cache
+    # a new process finds everything in the cache: alpha-beta compiled above, the rest (the
+    # batched env with a policy in its pool) by the warm-up
+    later = run(["-c", PREPARE_ALL], cache)
     assert later.returncode == 0, later.stderr
     assert "compiling" not in later.stderr
-    assert len(later.stdout.split()) == 3
+    printed = later.stdout.split()  # the two agents' moves, the batched env's observations
+    assert len(printed) == 3 and printed[2] == "2"
 
 
 def test_warm_up_in_parallel_processes_covers_every_game_and_part():
