@@ -23,14 +23,16 @@ from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parents[1]
 # Runs in a fresh interpreter against either tree: the batched search moved from boardzoo.az
-# to boardzoo.search with the search core.
+# to boardzoo.search with the search core, and its settings were called PUCTConfig before.
 _MEASURE = """
 import json, os, statistics, sys, time
 import numpy as np
 if os.path.exists(os.path.join(os.getcwd(), "boardzoo", "az", "search.py")):
-    from boardzoo.az.search import BatchedSearch, BatchedSearchSettings
+    import boardzoo.az.search as searching
 else:
-    from boardzoo.search import BatchedSearch, BatchedSearchSettings
+    import boardzoo.search as searching
+BatchedSearch = searching.BatchedSearch
+BatchedSearchSettings = getattr(searching, "BatchedSearchSettings", None) or searching.PUCTConfig
 from boardzoo.games.catalog import make_game
 name, trees, simulations, repeats = sys.argv[1], *map(int, sys.argv[2:5])
 game = make_game(name, **({"board_size": 8} if name == "reversi" else {}))
