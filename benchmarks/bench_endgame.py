@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 from boardzoo.games import ReversiState
-from boardzoo.search.solver import forget_tables, solve
+from boardzoo.gametree.solve import forget_tables, solve
 
 _NUMBERED = re.compile(r"fforum-(\d+)-(\d+)\.obf$")
 

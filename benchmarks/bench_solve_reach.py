@@ -22,7 +22,7 @@ import numpy as np
 from boardzoo.agents import EngineAgent
 from boardzoo.games import make_game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import solve
+from boardzoo.gametree.solve import solve
 
 
 def _positions(

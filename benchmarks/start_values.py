@@ -26,7 +26,7 @@ from pathlib import Path
 from boardzoo.accuracy import result_of
 from boardzoo.arena.record_reading import read_records
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import solve
+from boardzoo.gametree.solve import solve
 from boardzoo.ui.replay import parse_record
 
 CLASSES = ("won", "drawn", "lost", "unsolved")

@@ -70,7 +70,7 @@ def _rules(name: str) -> None:
     """Play a game through every rules kernel the envs and agents call from Python, and load
     the game's own exact solver (compiled as it loads)."""
     game = make_game(name)
-    if game.spec.solver is not None:
+    if game.spec.tree_plugin is not None:
         prepare_solver(game)
     state = game.initial_state()
     while not state.is_terminal():

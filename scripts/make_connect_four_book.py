@@ -5,10 +5,10 @@
     python scripts/make_connect_four_book.py --depth 6 --work runs/c4-book --moves --minutes 50
 
 Every position with exactly ``--depth`` discs (one per mirror pair, none finished) is solved by
-the exact solver (:mod:`boardzoo.games.connect_four_solver`), each as it finishes appended to
+the exact solver (:mod:`boardzoo.gametree.connect_four`), each as it finishes appended to
 ``WORK/leaves-DEPTH.jsonl`` (its key, score, nodes and seconds): run the command again and it goes
 on where it stopped; ``--minutes`` stops it cleanly after that many minutes. Once every position is
-solved, the shallower positions follow by negamax (:func:`~boardzoo.games.connect_four_book.
+solved, the shallower positions follow by negamax (:func:`~boardzoo.gametree.connect_four_book.
 complete_book`) and the book is written to ``--out`` (the shipped book by default), with the
 command, the depth, the positions and the solver's seconds and nodes in the JSON beside it.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo.games.connect_four import COLS, ConnectFourState
-from boardzoo.games.connect_four_book import (
+from boardzoo.gametree.connect_four_book import (
     BOOK_PATH,
     canonical_key,
     complete_book,
@@ -39,7 +39,7 @@ from boardzoo.games.connect_four_book import (
     positions_at,
     save_book,
 )
-from boardzoo.search.solver import move_reaching, solve
+from boardzoo.gametree.solve import move_reaching, solve
 
 MAX_DEPTH = 12  # positions with 12 discs: millions; beyond, the search alone is fast
 PROGRESS_EVERY = 20  # positions between two lines of progress
@@ -57,7 +57,7 @@ def _solve(state: ConnectFourState) -> dict[str, float | int]:
 
 
 def _best_move(task: tuple[ConnectFourState, int]) -> dict[str, float | int]:
-    """A best column of one leaf of known score (:func:`~boardzoo.search.solver.move_reaching`;
+    """A best column of one leaf of known score (:func:`~boardzoo.gametree.solve.move_reaching`;
     the table is kept between leaves), for the orientation the book keys."""
     state, score = task
     result = move_reaching(state, score, table_bits=24)

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzoo.agents.alphabeta_kernels import (
-    BUDGET,
-    MAX_MOVES,
-    MAX_PLY,
-    NUM_COUNTERS,
-    compiled_alphabeta,
-)
+from boardzoo.budget import BUDGET
 from boardzoo.games.spec import Game
+from boardzoo.gametree.compile import compiled_tree
+from boardzoo.gametree.settings import PLAIN
+from boardzoo.gametree.template import NUM_COUNTERS, UNKNOWN, no_probcut, scratch
 from boardzoo.search.evaluators import cell_squares
 
 
@@ -42,11 +39,11 @@ class OracleEvaluator:
             raise ValueError(f"prior_weight must be a number >= 0, got {prior_weight!r}")
         self.game = game
         self.prior_weight = float(prior_weight)
-        self._negamax = compiled_alphabeta(game)["negamax"]
+        self._negamax = compiled_tree(game, PLAIN)["node"]
         self._counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
-        self._budget = BUDGET
-        self._cells = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self._keys = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self._work = scratch()
+        self._table = np.zeros((2, 4), dtype=np.uint64)  # the plain search keeps no table
+        self._probcut = no_probcut()
         table = cell_squares(game)
         self._square_bits = np.zeros(game.rows * game.cols, dtype=np.uint64)
         for cell in np.flatnonzero(table >= 0):
@@ -68,10 +65,10 @@ class OracleEvaluator:
         if key not in self._values:
             s0, s1 = (own, opp) if player == 0 else (opp, own)
             self._counters[:] = 0
-            self._counters[self._budget] = 2**62
+            self._counters[BUDGET] = 2**62
             score = self._negamax(
-                np.uint64(s0), np.uint64(s1), player, self.game.params, 1000, -1, 1, 0,
-                self._counters, self._cells, self._keys,
+                np.uint64(s0), np.uint64(s1), player, UNKNOWN, self.game.params, 1000, -1, 1, 0,
+                0, self._counters, self._work, self._table, self._probcut, None,
             )  # fmt: skip
             self._values[key] = int(np.sign(score))
         return self._values[key]

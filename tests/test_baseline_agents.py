@@ -436,26 +436,28 @@ def test_alphabeta_reports_its_search():
 
 
 def _alphabeta_clock(patch: pytest.MonkeyPatch, shift: float, then: float | None = None) -> None:
-    """The agent's clock: the real one moved by ``shift`` seconds at its first reading (the
-    deadline's); ``then`` seconds after that at every later one (``None``: no time passes)."""
+    """The clock of the agent and its driver (``boardzoo.gametree.deepening``): the real one
+    moved by ``shift`` seconds at its first reading (the deadline's); ``then`` seconds after that
+    at every later one (``None``: no time passes)."""
     import boardzoo.agents.alphabeta as alphabeta
+    import boardzoo.gametree.deepening as deepening
 
     base = shifted_ns(shift)()
     readings = iter([base])
     later = base if then is None else base + int(then * 1e9)
-    patch.setattr(alphabeta, "monotonic_ns", lambda: next(readings, later))
+    now = lambda: next(readings, later)  # noqa: E731
+    patch.setattr(alphabeta, "monotonic_ns", now)
+    patch.setattr(deepening, "monotonic_ns", now)
 
 
 def test_alphabeta_time_limit_stops_a_search_without_a_depth(monkeypatch):
-    from boardzoo.agents import alphabeta_kernels as k
-
     state = random_position(8, plies=20, seed=3)
     # The position (44 empties) is far from solved: depth=None alone would search for minutes, so
     # the clock is what ends each search here.
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
     agent.prepare(state.game)  # loading the search and measuring its speed: before the clock
     # The deadline long past, and no time passing between iterations: the compiled search stops
-    # at its first look at the clock (every CLOCK_MASK + 1 nodes), in the first iteration that
+    # at its first look at the clock (its first node), in the first iteration that
     # lasts that long (the first one, one ply, has no deadline: there is always a searched move).
     with monkeypatch.context() as patch:
         _alphabeta_clock(patch, -HOUR)
@@ -468,7 +470,8 @@ def test_alphabeta_time_limit_stops_a_search_without_a_depth(monkeypatch):
     with monkeypatch.context() as patch:
         _alphabeta_clock(patch, HOUR)
         assert whole.search(state).depth == info.depth
-    assert info.nodes - whole.last_search.nodes == k.CLOCK_MASK + 1
+    # the cut iteration's nodes: the root and its first child, where the search first looks
+    assert info.nodes - whole.last_search.nodes == 2
     # Past the deadline at the look between iterations: none starts after the first.
     late = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
     with monkeypatch.context() as patch:

@@ -26,7 +26,7 @@ from boardzoo.agents import make_agent
 from boardzoo.cli import main
 from boardzoo.games.catalog import make_game
 from boardzoo.games.connect_four import from_columns
-from boardzoo.games.connect_four_book import (
+from boardzoo.gametree.connect_four_book import (
     canonical_key,
     complete_book,
     load_book,
@@ -36,8 +36,8 @@ from boardzoo.games.connect_four_book import (
     save_book,
     shipped_book,
 )
+from boardzoo.gametree.solve import book_answer, forget_tables, solve
 from boardzoo.search.handover import default_empties, solve_root
-from boardzoo.search.solver import book_answer, forget_tables, solve
 
 GAME = make_game("connect_four")
 
@@ -153,7 +153,7 @@ def test_solves_are_answered_from_a_book_file(tmp_path, monkeypatch):
     save_book(path, complete_book(leaves, depth, root), depth, {"command": "a test"})
     book = load_book(path)
     assert book.depth == depth and book.meta["command"] == "a test"
-    monkeypatch.setattr("boardzoo.games.connect_four_solver.shipped_book", lambda: book)
+    monkeypatch.setattr("boardzoo.gametree.connect_four.shipped_book", lambda: book)
     answered = solve(root, all_moves=True)
     assert answered.nodes == 0 and answered.move_scores == want.move_scores
     assert answered.best_moves == want.best_moves
@@ -198,7 +198,7 @@ def test_a_book_with_its_leaves_best_moves_answers_them_at_once_either_way_round
     path = tmp_path / "book.npz"
     save_book(path, complete_book(leaves, depth, root), depth, {"command": "a test"}, moves)
     book = load_book(path)
-    monkeypatch.setattr("boardzoo.games.connect_four_solver.shipped_book", lambda: book)
+    monkeypatch.setattr("boardzoo.gametree.connect_four.shipped_book", lambda: book)
     mirrored = 0
     for leaf in states:
         for position in (leaf, _mirror_image(leaf)):
@@ -223,7 +223,7 @@ def test_the_shipped_books_stored_moves_keep_the_score():
     """A few of the shipped book's leaves with a stored move (the quickest to check: the
     largest scores first): the searched score after the move is the book's."""
     book = shipped_book()
-    assert book is not None, "boardzoo/games/data/connect_four_book.npz is not shipped"
+    assert book is not None, "boardzoo/gametree/data/connect_four_book.npz is not shipped"
     assert (book.moves >= 0).any(), "the shipped book stores no moves (made without --moves)"
     leaves = [s for s in positions_at(book.depth) if book.best_move(s) is not None]
     leaves.sort(key=lambda s: -abs(book.score(s)))
@@ -237,7 +237,7 @@ def test_the_shipped_books_stored_moves_keep_the_score():
 
 
 def test_the_empty_board_is_a_first_player_win_with_the_centre_column_only():
-    assert shipped_book() is not None, "boardzoo/games/data/connect_four_book.npz is not shipped"
+    assert shipped_book() is not None, "boardzoo/gametree/data/connect_four_book.npz is not shipped"
     result = solve(GAME.initial_state(), all_moves=True)
     assert [result.move_scores[c] for c in range(7)] == [-2, -1, 0, 1, 0, -1, -2]
     assert result.best_moves == (3,)
@@ -288,9 +288,11 @@ def test_the_solve_benchmark_times_book_and_search_and_checks_the_labels(capsys,
     if shipped_book() is not None:  # a position in the book: answered at once
         assert bench.main(["--discs", "2", "--positions", "2"]) == 0
         assert capsys.readouterr().out.splitlines()[2].split()[:5] == ["2", "2", "2", "|", "100%"]
-    found, scores = bench._labelled_positions([22], 2)
+    found, scores = bench._labelled_positions([22], 2, 0)
     monkeypatch.setattr(
-        bench, "_labelled_positions", lambda d, n: (found, {k: v + 1 for k, v in scores.items()})
+        bench,
+        "_labelled_positions",
+        lambda d, n, seed: (found, {k: v + 1 for k, v in scores.items()}),
     )
     assert bench.main(["--source", "labelled", "--discs", "22", "--positions", "2"]) == 1
     assert "2 positions' scores differ from the labelled set's" in capsys.readouterr().out

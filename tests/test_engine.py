@@ -23,9 +23,10 @@ from test_solve import (
 )
 
 from boardzoo.agents import EngineAgent, make_agent
-from boardzoo.agents.engine_kernels import WIN
 from boardzoo.games import TicTacToeState, make_game
 from boardzoo.games.state import BoardState
+from boardzoo.gametree.deepening import ENGINE_DEEPENING
+from boardzoo.gametree.template import WIN
 from boardzoo.learned.ntuple import MODELS_DIR, net_file_name
 
 
@@ -149,12 +150,15 @@ def test_reversi_endgames_go_to_the_solver_and_get_their_exact_scores():
 
 
 def _engine_clock(patch: pytest.MonkeyPatch, shift: float, used: list[float], limit: float) -> None:
-    """The clock the engine reads from Python (``boardzoo.agents.engine.monotonic_ns``): the
-    real one moved by ``shift`` seconds (the compiled search compares its deadline with the real
-    clock: an hour behind, the deadline is long past; ahead, it never comes), at which
-    ``used[i]`` of ``limit`` has passed at the ``i``-th reading (the last one repeated). The
-    engine reads it for the deadline, at the start, and after each completed iteration."""
+    """The clock the engine and its driver read from Python (``monotonic_ns`` of
+    ``boardzoo.agents.engine`` and ``boardzoo.gametree.deepening``): the real one moved by
+    ``shift`` seconds (the compiled search compares its deadline with the real clock: an hour
+    behind, the deadline is long past; ahead, it never comes), at which ``used[i]`` of ``limit``
+    has passed at the ``i``-th reading (the last one repeated). The engine reads it for the
+    deadline; the driver at the start, before each iteration after the first and after each
+    completed one."""
     import boardzoo.agents.engine as engine_module
+    import boardzoo.gametree.deepening as deepening
 
     base = shifted_ns(shift)()
     readings = iter(used)
@@ -165,17 +169,16 @@ def _engine_clock(patch: pytest.MonkeyPatch, shift: float, used: list[float], li
         return base + int(last[0] * limit * 1e9)
 
     patch.setattr(engine_module, "monotonic_ns", now)
+    patch.setattr(deepening, "monotonic_ns", now)
 
 
 def test_a_move_keeps_to_its_clock(monkeypatch):
     """The engine reads the clock itself: its first iteration always completes; past the deadline
-    the search stops at its next look at the clock (every ``CLOCK_MASK + 1`` nodes); and it
-    starts no new iteration once ``UNSTABLE_FRACTION`` of its time has passed, though it does
-    below ``SOFT_FRACTION``. The clocks are moved by hand, so nothing here depends on the
-    machine's speed; how deep a move's time takes it, and how long a move lasts, are printed by
-    ``benchmarks/bench_engine.py``."""
-    from boardzoo.agents import engine as engine_module
-    from boardzoo.agents import engine_kernels as k
+    the search stops at its next look at the clock (its first node, then every
+    ``CLOCK_MASK + 1``); and it starts no new iteration once the unstable fraction of its time
+    has passed, though it does below the soft one (``ENGINE_DEEPENING``). The clocks are moved
+    by hand, so nothing here depends on the machine's speed; how deep a move's time takes it,
+    and how long a move lasts, are printed by ``benchmarks/bench_engine.py``."""
 
     state = make_game("reversi").initial_state()
     limit = 0.3
@@ -195,18 +198,19 @@ def test_a_move_keeps_to_its_clock(monkeypatch):
     assert state.is_legal(info.action) and info.depth >= 1 and not info.exact
     whole = EngineAgent(time_limit=None, depth=info.depth, seed=0).search(state)
     assert whole.depth == info.depth
-    assert info.nodes - whole.nodes == k.CLOCK_MASK + 1  # the cut iteration's nodes
+    # the cut iteration's nodes: the root and its first child, where the search first looks
+    assert info.nodes - whole.nodes == 2
     # The deadline never coming: below the soft fraction of the limit, the iterations go on (to
     # the depth asked for) ...
     with monkeypatch.context() as patch:
         engine = prepared(depth=5)
-        _engine_clock(patch, HOUR, [0.0, 0.0, engine_module.SOFT_FRACTION * 0.9], limit)
+        _engine_clock(patch, HOUR, [0.0, 0.0, ENGINE_DEEPENING.soft_fraction * 0.9], limit)
         assert engine.search(state).depth == 5
     # ... and once the clock says more than the unstable fraction has passed, none starts.
-    past = engine_module.UNSTABLE_FRACTION * 1.05
+    past = ENGINE_DEEPENING.unstable_fraction * 1.05
     with monkeypatch.context() as patch:
         engine = prepared(depth=8)
-        _engine_clock(patch, HOUR, [0.0, 0.0, 0.1, 0.2, past], limit)
+        _engine_clock(patch, HOUR, [0.0, 0.0, 0.1, 0.1, 0.2, 0.2, past], limit)
         info = engine.search(state)
     assert info.depth == 3 and state.is_legal(info.action) and not info.exact
 

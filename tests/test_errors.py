@@ -208,7 +208,7 @@ def test_bad_game_options_and_out_of_range_settings_are_refused_in_the_family():
 
 def test_a_bad_record_file_is_refused_in_the_family(tmp_path):
     from boardzoo.arena.record_schema import RecordError, parse_record
-    from boardzoo.learned.probcut import load_probcut_file
+    from boardzoo.gametree.probcut import load_probcut_file
 
     error = _refused(lambda: parse_record('{"game": 3}', "runs/x.jsonl, line 1"))
     assert isinstance(error, RecordError) and isinstance(error, InvalidFileError)

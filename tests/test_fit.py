@@ -39,8 +39,8 @@ from boardzoo.fit.weights import (
 )
 from boardzoo.games import make_game
 from boardzoo.games.reversi import ReversiState
+from boardzoo.gametree.solve import solve
 from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, load_net_metadata
-from boardzoo.search.solver import solve
 
 OPENINGS = "/work/shared/openings/xot-small.txt"
 

@@ -20,12 +20,12 @@ from boardzoo.agents import MCTSAgent, PUCTAgent, make_agent
 from boardzoo.agents.settings import Budget, Endgame
 from boardzoo.games import ReversiState, TicTacToeState, make_game
 from boardzoo.games.spec import DRAW, LOSS, WIN
+from boardzoo.gametree.solve import solve
 from boardzoo.search.batched import BatchedSearch, BatchedSearchSettings
 from boardzoo.search.driver import TreeSearch
 from boardzoo.search.evaluators import CallbackEvaluator
 from boardzoo.search.handover import default_empties, solve_root
 from boardzoo.search.options import Rules
-from boardzoo.search.solver import solve
 
 SOLVED = 2  # tree.terminal of a node the solver proved
 
@@ -79,10 +79,10 @@ def test_connect_fours_first_moves_come_from_the_book_whatever_the_threshold(spe
     move at once, with the known result: the first player wins with the centre column only. At
     the book's last depth it answers with the move it stores, one the solver finds keeps the
     score."""
-    from boardzoo.games.connect_four_book import shipped_book
+    from boardzoo.gametree.connect_four_book import shipped_book
 
     book = shipped_book()
-    assert book is not None, "boardzoo/games/data/connect_four_book.npz is not shipped"
+    assert book is not None, "boardzoo/gametree/data/connect_four_book.npz is not shipped"
     game = make_game("connect_four")
     agent = make_agent(spec, seed=0)
     agent.prepare(game)

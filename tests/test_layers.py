@@ -57,6 +57,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("learned", ["boardzoo.learned"]),
+    ("gametree", ["boardzoo.gametree"]),
     ("search", ["boardzoo.search"]),
     ("agents", ["boardzoo.agents"]),
     ("envs and vector", ["boardzoo.envs", "boardzoo.vector"]),
@@ -89,8 +90,6 @@ SAME_LAYER: dict[tuple[str, str], str] = {
     ("boardzoo", "boardzoo._registration"): "import boardzoo installs the registration hook",
     ("boardzoo._registration", "boardzoo.games"): "a game registered at run time gets its envs "
     "registered too (the catalog calls the hook it is given)",
-    ("boardzoo.games", "boardzoo.budget"): "a game's exact solver keeps the node and time "
-    "budget that every compiled search keeps",
     ("boardzoo.budget", "boardzoo.clock"): "the budget's deadline is a time of the monotonic clock",
     ("boardzoo.vector", "boardzoo.envs"): "the batched env reads learner_color as the "
     "single-agent env does (envs never imports vector)",
@@ -239,7 +238,8 @@ def test_the_table_names_every_member_of_the_package_once():
     in_package = {member_of(module) for module in module_names(PACKAGE_DIR)}
     assert set(members) == in_package
     assert [name for name, _ in LAYERS] == [
-        "errors", "games", "learned", "search", "agents", "envs and vector", "arena", "accuracy",
+        "errors", "games", "learned", "gametree", "search", "agents", "envs and vector", "arena",
+        "accuracy",
         "ui, rl, az and fit (training)", "cli", "experiments",
     ]  # fmt: skip
     level = {member: i for i, (_, layer) in enumerate(LAYERS) for member in layer}

@@ -1,14 +1,16 @@
 """Multi-ProbCut's calibration: the fits against a fit done here from plain-negamax scores, the
-files (round trip, checks, errors), the command line, and the shipped tables.
+searches against the engine's, the files (round trip, checks, errors), the command line, and the
+shipped tables.
 
-The tables, files and fits are :mod:`boardzoo.learned.probcut` (no engine); the calibration that
-runs the engine is :mod:`boardzoo.agents.probcut_calibration`, its command line
-:mod:`boardzoo.agents.probcut_command`."""
+The tables, files and fits are :mod:`boardzoo.gametree.probcut` (no search); the calibration that
+searches with the engine's search is :mod:`boardzoo.gametree.probcut_calibration`, its command
+line ``boardzoo probcut`` (:mod:`boardzoo.cli.probcut`)."""
 
 from __future__ import annotations
 
 import ast
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -18,23 +20,39 @@ import numpy as np
 import pytest
 from test_engine import plain_negamax, random_positions
 
-from boardzoo.agents import probcut_command
-from boardzoo.agents.engine_kernels import WIN
-from boardzoo.agents.probcut_calibration import calibrate
-from boardzoo.agents.probcut_command import main
+from boardzoo.agents.engine import EngineAgent
+from boardzoo.cli import COMMANDS
+from boardzoo.cli import main as boardzoo_main
+from boardzoo.cli import probcut as probcut_cli
 from boardzoo.games import make_game
-from boardzoo.learned import probcut
-from boardzoo.learned.probcut import (
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
+from boardzoo.gametree import probcut, probcut_calibration
+from boardzoo.gametree.probcut import (
     MAX_DEPTH,
     load_probcut_file,
     probcut_file,
     probcut_sigmas,
     probcut_stage_sigmas,
     save_probcut_file,
+    search_probcut,
     shallow_depth,
 )
+from boardzoo.gametree.probcut_calibration import (
+    calibrate,
+    depth_scores,
+    positions_digest,
+    sample_positions,
+)
+from boardzoo.gametree.template import WIN, no_probcut
+from boardzoo.learned.ntuple import load_net
 
 GAME = make_game("reversi", board_size=6)
+
+
+def main(argv: list[str]) -> int:
+    """``boardzoo probcut ARGV``'s exit status."""
+    return boardzoo_main(["probcut", *argv])
 
 
 @pytest.fixture
@@ -89,7 +107,7 @@ def test_file_round_trip_and_sigma_layout(models: Path) -> None:
 def test_missing_calibration_names_game_evaluation_and_command(models: Path) -> None:
     with pytest.raises(ValueError, match="hand evaluation for reversi 6x6") as error:
         probcut_sigmas(GAME, "hand")
-    command = "python -m boardzoo.agents.probcut_command reversi --option board_size=6"
+    command = "boardzoo probcut reversi --option board_size=6"
     assert command in str(error.value)
     save_probcut_file(models / "reversi-6x6.probcut.json", document(hand=entry()))
     with pytest.raises(ValueError, match=r"learned evaluation for reversi 6x6.*--evaluation"):
@@ -195,8 +213,11 @@ def test_command_writes_resumes_and_extends(tmp_path: Path, capsys: Any) -> None
     assert main([*args, "--max-depth", "3"]) == 0
     first = load_probcut_file(out)["evaluations"]["hand"]
     assert first["complete"] and len(first["scores"]) == 3 and len(first["depths"]) == 1
-    assert first["command"].startswith("python -m boardzoo.agents.probcut_command reversi ")
-    assert "--max-depth 3" in first["command"] and first["positions"] == 12
+    assert first["command"] == (
+        "boardzoo probcut reversi --option board_size=6 --evaluation hand --positions 12 "
+        "--max-depth 3 --seed 3"
+    )
+    assert first["positions"] == 12
     assert main([*args, "--max-depth", "4"]) == 0
     assert "resuming: depths 1..3" in capsys.readouterr().err
     second = load_probcut_file(out)["evaluations"]["hand"]
@@ -205,6 +226,12 @@ def test_command_writes_resumes_and_extends(tmp_path: Path, capsys: Any) -> None
     assert main([*args, "--max-depth", "4"]) == 0  # nothing left to search: written the same
     third = load_probcut_file(out)["evaluations"]["hand"]
     assert third["scores"] == second["scores"] and third["depths"] == second["depths"]
+    capsys.readouterr()
+    # The command recorded measures the same positions: run again, it resumes them.
+    recorded = shlex.split(first["command"])
+    assert recorded[:2] == ["boardzoo", "probcut"]
+    assert main([*recorded[2:], "--size", "6", "--out", str(out)]) == 0
+    assert "resuming: depths 1..3" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -215,6 +242,7 @@ def test_command_writes_resumes_and_extends(tmp_path: Path, capsys: Any) -> None
         (["--seed", "-1"], "--seed -1"),
         (["--option", "board_size=7"], "board_size"),
         (["--option", "colour=2"], "has no option 'colour'"),
+        (["--random-plies", "-2"], "--random-plies -2"),
     ],
 )
 def test_command_reports_mistakes_in_one_line(
@@ -223,6 +251,7 @@ def test_command_reports_mistakes_in_one_line(
     args = ["reversi", "--evaluation", "hand", "--out", str(tmp_path / "x.json"), *extra]
     assert main(args) == 2
     err = capsys.readouterr().err
+    assert err.startswith("boardzoo probcut: error: ")
     assert problem in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.json").exists()
 
@@ -254,16 +283,16 @@ def test_openings_file_is_read_and_checked(tmp_path: Path) -> None:
     game = make_game("reversi", board_size=8)
     path = tmp_path / "xot.txt"
     path.write_text("# XOT\nf5d6c4d3c2b3b4b5\n\nF5 f6, e6 f4\n")
-    openings, label = probcut_command.read_openings(game, path)
+    openings, label = probcut_cli.read_openings(game, path)
     assert openings[0] == [game.parse_action(m) for m in ("f5", "d6", "c4", "d3", "c2", "b3",
                                                           "b4", "b5")]  # fmt: skip
     assert len(openings) == 2 and label.startswith("xot.txt sha256 ")
     path.write_text("f5d6\nf5f5\n")
     with pytest.raises(ValueError, match=r"xot\.txt, line 2"):
-        probcut_command.read_openings(game, path)
+        probcut_cli.read_openings(game, path)
     path.write_text("f5z9\n")
     with pytest.raises(ValueError, match=r"xot\.txt, line 1: cannot read a move at .z9."):
-        probcut_command.read_openings(game, path)
+        probcut_cli.read_openings(game, path)
 
 
 SHIPPED = [
@@ -274,34 +303,152 @@ SHIPPED = [
 
 
 @pytest.mark.parametrize(("game", "evaluations"), SHIPPED, ids=["reversi-8x8", "reversi-6x6", "c4"])
-def test_shipped_files_load_and_name_the_agents_command(game: Any, evaluations: Any) -> None:
+def test_shipped_files_load_and_name_their_command(game: Any, evaluations: Any) -> None:
     probcut._sigmas.cache_clear()
     data = load_probcut_file(probcut_file(game))
     assert set(data["evaluations"]) == set(evaluations)
     for evaluation in evaluations:
-        command = data["evaluations"][evaluation]["command"]
-        assert command.startswith(f"python -m boardzoo.agents.probcut_command {game.name} ")
+        command = data["evaluations"][evaluation]["command"]  # as run then
+        assert f" {game.name} " in command and f"--evaluation {evaluation}" in command
         sigmas = probcut_sigmas(game, evaluation)
         assert (sigmas[:3] == 0).all() and (sigmas[3:] > 0).all()
         assert probcut_stage_sigmas(game, evaluation).shape == (4, MAX_DEPTH + 1)
 
 
-def test_the_tables_module_never_imports_the_agents() -> None:
-    tree = ast.parse(Path(probcut.__file__).read_text(encoding="utf-8"))
+def imported_modules(module: Any) -> list[str]:
+    """The modules that ``module``'s file imports (read with ``ast``, at any depth)."""
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     imported += [
         a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
     ]
-    assert not [name for name in imported if name.startswith("boardzoo.agents")]
+    return imported
+
+
+@pytest.mark.parametrize("module", [probcut, probcut_calibration], ids=["tables", "calibration"])
+def test_the_gametree_modules_never_import_the_agents_or_the_command_line(module: Any) -> None:
+    above = ("boardzoo.search", "boardzoo.agents", "boardzoo.cli")
+    assert not [name for name in imported_modules(module) if name.startswith(above)]
     assert {"STAGES", "MAX_DEPTH", "probcut_sigmas", "probcut_stage_sigmas"} <= set(probcut.__all__)
 
 
-def test_python_dash_m_reports_a_mistake_in_one_line(tmp_path: Path) -> None:
+def test_the_command_is_boardzoos_and_the_old_program_is_gone() -> None:
+    assert COMMANDS["probcut"] is probcut_cli and probcut.COMMAND == "boardzoo probcut"
+    package = Path(probcut.__file__).parent.parent
+    for where in ("agents", "learned"):  # multi-ProbCut is in gametree (and its command in cli)
+        assert not list((package / where).glob("*probcut*")), where
+
+
+def test_boardzoo_probcut_reports_a_mistake_in_one_line(tmp_path: Path) -> None:
     out = tmp_path / "x.json"
-    command = [sys.executable, "-m", "boardzoo.agents.probcut_command", "reversi",
+    command = [sys.executable, "-m", "boardzoo", "probcut", "reversi",
                "--evaluation", "hand", "--positions", "3", "--out", str(out)]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2 and not out.exists()
-    assert done.stderr.strip() == (
-        "python -m boardzoo.agents.probcut_command: error: --positions 3 is too few: at least 10"
-    )
+    assert done.stderr.strip() == "boardzoo probcut: error: --positions 3 is too few: at least 10"
+
+
+# --- the calibration's searches are the engine's -------------------------------------------------
+
+
+def engine_scores(
+    positions: list[BoardState], depth: int, evaluation: Any, seed: int, table_bits: int
+) -> list[int]:
+    """What calibrating searched before it ran the driver itself: one ``EngineAgent`` at a fixed
+    depth, multi-ProbCut off, its table emptied before each position."""
+    agent = EngineAgent(
+        time_limit=None, depth=depth, eval=evaluation, exact_empties=0, probcut=0,
+        table_bits=table_bits, seed=seed,
+    )  # fmt: skip
+    scores = []
+    for state in positions:
+        agent.reset()
+        scores.append(int(agent.search(state).score))
+    return scores
+
+
+@pytest.mark.parametrize(
+    ("game", "evaluation"),
+    [(GAME, "hand"), (GAME, "learned"), (make_game("connect_four"), "learned")],
+    ids=["reversi-6x6-hand", "reversi-6x6-learned", "c4-learned"],
+)
+def test_depth_scores_are_the_engines_at_a_fixed_depth(game: Game, evaluation: str) -> None:
+    """Scores measured before the calibration stopped using the engine stay valid."""
+    options = dict(game.options)
+    positions = random_positions(game.name, 8, seed=11, **options)
+    for depth in range(1, 6):
+        for seed in (0, 5):
+            ours = depth_scores(positions, depth, evaluation, seed, 16)
+            assert ours == engine_scores(positions, depth, evaluation, seed, 16), (depth, seed)
+
+
+def engine_sample(game: Game, count: int, seed: int, random_plies: int) -> list[BoardState]:
+    """The sampling games as they were played before, by ``EngineAgent``s (the engine's default
+    evaluation and multi-ProbCut)."""
+    rng = np.random.default_rng(seed)
+    found: list[BoardState] = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(random_plies):
+            if state.is_terminal():
+                break
+            state = state.apply(int(rng.choice(state.legal_actions())))
+        players = [
+            EngineAgent(time_limit=None, depth=int(rng.integers(2, 5)), exact_empties=0,
+                        table_bits=16, seed=int(rng.integers(2**31)))
+            for _ in range(2)
+        ]  # fmt: skip
+        seen: list[BoardState] = []
+        while not state.is_terminal():
+            seen.append(state)
+            if rng.random() < probcut_calibration.RANDOM_MOVE_RATE:
+                action = int(rng.choice(state.legal_actions()))
+            else:
+                action = players[state.current_player].search(state).action
+            state = state.apply(action)
+        if seen:
+            found.append(seen[int(rng.integers(len(seen)))])
+    return found
+
+
+@pytest.mark.parametrize(
+    "game",
+    [GAME, make_game("connect_four"), make_game("tictactoe")],
+    ids=["reversi-6x6", "c4", "tictactoe"],
+)
+def test_sample_positions_are_the_engines_games(game: Game) -> None:
+    """Same arguments, same positions as the engine's games gave (a resumed file's digest)."""
+    for seed in (1, 2):
+        ours = sample_positions(game, 6, seed, random_plies=2)
+        theirs = engine_sample(game, 6, seed, random_plies=2)
+        assert positions_digest(ours) == positions_digest(theirs), seed
+
+
+def test_search_probcut_is_the_engines_array() -> None:
+    for evaluation, net in (("hand", None), ("learned", load_net(GAME))):
+        for cut in (1.5, 0.0):
+            agent = EngineAgent(probcut=cut, eval=evaluation)  # type: ignore[arg-type]
+            want = agent._probcut(GAME, None if net is None else tuple(net))
+            np.testing.assert_array_equal(search_probcut(GAME, evaluation, cut), want)
+    np.testing.assert_array_equal(search_probcut(GAME, "hand", 0), no_probcut())
+    with pytest.raises(ValueError, match="cut must be a number >= 0"):
+        search_probcut(GAME, "hand", -1.0)
+    with pytest.raises(ValueError, match="evaluation must be one of"):
+        search_probcut(GAME, "auto", 1.0)
+
+
+def test_root_moves_are_the_legal_cells_in_the_games_order() -> None:
+    game = make_game("reversi", board_size=8)
+    kernels, params = game.kernels, game.params
+    orders = set()
+    for state in random_positions("reversi", 20, seed=3):
+        s0, s1 = (np.uint64(b) for b in state.bitboards())
+        player = state.current_player
+        for seed in (0, 1):
+            cells = probcut_calibration.root_moves(state, np.random.default_rng(seed)).tolist()
+            actions = [int(kernels.cell_action(c, params)) for c in cells]
+            assert sorted(actions) == sorted(state.legal_actions())
+            keys = [kernels.order_key(s0, s1, player, c, 0, params) for c in cells if c >= 0]
+            assert keys == sorted(keys)
+            orders.add((int(s0), int(s1), player, tuple(cells)))
+    assert len(orders) > 20  # the seed's shuffle breaks the ties

@@ -1,4 +1,4 @@
-"""The exact solver (boardzoo.search.solver) against facts from outside the code.
+"""The exact solver (boardzoo.gametree.solve) against facts from outside the code.
 
 - Reversi: a plain negamax over the independent reference rules of ``reference_reversi`` (no
   pruning tricks, scored as Othello counts a game: the empty squares go to the winner) on
@@ -24,7 +24,7 @@ from reference_reversi import RefGame, place, placements
 
 from boardzoo.games import ReversiState, make_game
 from boardzoo.games.connect_four import from_columns
-from boardzoo.search.solver import forget_tables, solve
+from boardzoo.gametree.solve import forget_tables, solve
 
 FFO = Path(__file__).resolve().parent / "data" / "ffo"  # see its README.md
 
@@ -131,16 +131,19 @@ def test_ffo_1_to_19_get_their_published_scores_and_moves():
 
 
 def test_the_generic_solver_draws_tictactoe_and_solves_late_connect_four():
-    """The search core's exact negamax (games without a solver of their own): TicTacToe through
-    ``solve``; Connect Four (which has its own solver) by calling the negamax directly."""
+    """The exact mode with the hooks' defaults (games without a plug-in of their own): TicTacToe
+    through ``solve``; Connect Four (which has its own plug-in) by compiling it without."""
     from boardzoo.budget import new_counters
-    from boardzoo.search.exact import NUM_COUNTERS, compiled_exact, new_table
+    from boardzoo.gametree.compile import compiled_tree
+    from boardzoo.gametree.settings import EXACT
+    from boardzoo.gametree.table import new_table
+    from boardzoo.gametree.template import NUM_COUNTERS
 
     result = solve(make_game("tictactoe").initial_state(), all_moves=True)
     assert result.score == 0 and result.move_scores == dict.fromkeys(range(9), 0)
     game = make_game("connect_four")
-    negamax = compiled_exact(game)["exact_root"]
-    keys, data = new_table(0)
+    negamax = compiled_tree(game, EXACT)["solve"]
+    keys, data = new_table(12)
     rng = np.random.default_rng(3)
     checked = 0
     while checked < 20:
@@ -214,20 +217,23 @@ def test_a_solve_gives_up_at_its_node_budget_and_leaves_nothing_false_behind():
 def test_a_solve_gives_up_at_its_time_limit(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A 26-empties solve takes minutes; with a time limit the solver reads the clock every few
-    thousand positions (Reversi's at its first position and every ``CLOCK_EVERY`` after, Connect
-    Four's every ``CLOCK_MASK + 1``, on a position with 13 discs that takes about a second) and
-    gives up at its first look past the deadline; before the deadline the clock stops nothing.
+    """A 26-empties solve takes minutes; with a time limit the solver reads the clock at its
+    first position and every few thousand after (the plug-in's ``CLOCK_MASK + 1``: Reversi's, and
+    Connect Four's on a position with 13 discs that takes about a second) and gives up at its
+    first look past the deadline; before the deadline the clock stops nothing.
 
     The deadline is set from a clock moved by hand (``boardzoo.budget.monotonic_ns``, which
     :func:`~boardzoo.budget.new_counters` reads), an hour behind or ahead of the one the compiled
     solver reads, so what is checked does not depend on the machine's speed."""
     import boardzoo.budget as budget
-    from boardzoo.games import connect_four_solver, reversi_solver
+    from boardzoo.gametree import connect_four, reversi
 
     deep = _to_state(random_endgames(1, 26, seed=13)[0])
     four = from_columns("2554611615721")
-    looks = ((deep, reversi_solver.CLOCK_EVERY), (four, connect_four_solver.CLOCK_MASK + 1))
+    looks = (
+        (deep, reversi.CONSTANTS["CLOCK_MASK"] + 1),
+        (four, connect_four.CONSTANTS["CLOCK_MASK"] + 1),
+    )
     for state, every in looks:
         for limit in (0.05, 0.3):
             with monkeypatch.context() as patch:
@@ -266,7 +272,7 @@ def test_reversi_stable_discs_never_flip_in_random_continuations():
     stability finds stable keeps its colour; and on a full board every disc is stable."""
     from reference_reversi import captured
 
-    from boardzoo.games.reversi_stability import stable_discs
+    from boardzoo.gametree.reversi_stability import stable_discs
 
     rng = np.random.default_rng(5)
     found = 0
@@ -303,7 +309,7 @@ def test_reversi_stable_discs_never_flip_in_random_continuations():
 def test_reversi_solver_flips_and_last_flip_counts_match_the_reference_rules():
     from reference_reversi import captured
 
-    from boardzoo.games.reversi_last import flips, last_flip_count
+    from boardzoo.gametree.reversi_last import flips, last_flip_count
 
     rng = np.random.default_rng(7)
     for _ in range(300):

@@ -8,7 +8,7 @@ a JSON-lines file: a first line saying what it is, then one line a position::
     {"moves": [3, 3, 4], "source": "greedy-random", "game_index": 17, "scores": {"0": -2, ...}}
 
 ``moves`` are the actions from the game's start, ``scores`` the exact score of each legal action
-for the player to move (:func:`boardzoo.search.solver.solve`'s convention: Reversi's final disc
+for the player to move (:func:`boardzoo.gametree.solve.solve`'s convention: Reversi's final disc
 difference, Connect Four's how soon the game is won, 1/0/-1 for the others). Files are parsed,
 never executed. The shipped sets are in ``boardzoo/games/data`` (:func:`shipped_set_path`).
 """

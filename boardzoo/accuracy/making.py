@@ -28,7 +28,7 @@ from boardzoo.checks import check_int
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import empties_of, solvable, solve
+from boardzoo.gametree.solve import empties_of, solvable, solve
 
 __all__ = ["PAIRINGS", "LabelledSetSettings", "make_labelled"]
 

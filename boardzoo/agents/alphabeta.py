@@ -1,15 +1,15 @@
 """Negamax alpha-beta player for every catalog game, compiled with numba.
 
-One search for every game (:mod:`boardzoo.agents.alphabeta_kernels`, compiled per game): a
-fixed-depth negamax (a pass is a ply) with the game's move ordering and evaluation (Reversi:
-corners first, X-squares last and, with 3 or more plies left, fewest replies for the opponent
-first, the "fastest-first" rule of endgame solvers; an evaluation of mobility, corners, X-squares
-next to an empty corner and discs. Connect Four: centre columns first; threats and centre
-control), or, with ``eval="learned"``, the game's learned n-tuple evaluation
-(:mod:`boardzoo.learned`) at the horizon. Positions with few empty squares are solved exactly to
-the end of the game, so TicTacToe is always played perfectly. With a time limit, iterative
-deepening runs until the compiled search, which reads the clock itself, reaches the deadline.
-Equally good root moves are told apart by a seeded shuffle of the root moves.
+The depth-first search of :mod:`boardzoo.gametree` with every idea off
+(:data:`boardzoo.gametree.settings.PLAIN`), compiled per game: a fixed-depth negamax (a pass is a
+ply) with the game's move ordering and evaluation (Reversi: corners first, X-squares last and, with
+3 or more plies left, fewest replies for the opponent first, the "fastest-first" rule of endgame
+solvers; an evaluation of mobility, corners, X-squares next to an empty corner and discs. Connect
+Four: centre columns first; threats and centre control), or, with ``eval="learned"``, the game's
+learned n-tuple evaluation (:mod:`boardzoo.learned`) at the horizon. Positions with few empty
+squares are solved exactly to the end of the game, so TicTacToe is always played perfectly. With a
+time limit, iterative deepening runs until the compiled search, which reads the clock itself,
+reaches the deadline. Equally good root moves are told apart by a seeded shuffle of the root moves.
 
 References: Knuth & Moore, "An analysis of alpha-beta pruning" (1975); Slate & Atkin, "CHESS 4.5:
 the Northwestern University chess program" (1977) for iterative deepening; Rosenbloom, "A
@@ -24,20 +24,22 @@ from typing import Any, Literal
 
 import numpy as np
 
-from boardzoo.agents import alphabeta_kernels as k
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
-from boardzoo.budget import new_counters
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.clock import monotonic_ns
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
+from boardzoo.gametree.deepening import Deepening, IterativeDeepening
+from boardzoo.gametree.settings import PLAIN
+from boardzoo.gametree.template import WIN as _WIN
 from boardzoo.learned.ntuple import load_net
 
 __all__ = ["WIN", "AlphaBetaAgent", "AlphaBetaInfo"]
 
-WIN = k.WIN  # a finished Reversi game scores WIN + disc difference for the winner
+WIN = _WIN  # a finished Reversi game scores WIN + disc difference for the winner
+UNBOUNDED_DEPTH = 1_000  # deeper than any game: the search only stops at the end of the game
 
 # Static move-ordering key of each kind of square: lowest is searched first.
 _ORDER_KEYS = {"corner": -40, "edge": 0, "inner": 4, "c": 12, "x": 40}
@@ -91,10 +93,19 @@ def _net_arrays(game: Game, evaluation: str) -> tuple[np.ndarray, ...] | None:
 _PREPARED: set[tuple[str, str]] = set()
 
 
+def _driver(game: Game) -> IterativeDeepening:
+    """The game's plain search (compiled, or loaded from numba's cache, the first time)."""
+    if game not in _DRIVERS:
+        _DRIVERS[game] = IterativeDeepening(game, PLAIN, Deepening())
+    return _DRIVERS[game]
+
+
+_DRIVERS: dict[Game, IterativeDeepening] = {}
+
+
 def _exercise_search(game: Game, evaluation: str) -> None:
     """Load or compile ``game``'s search with ``evaluation`` and run every compiled piece it uses
     once, with the argument types of a real search (so nothing is compiled later)."""
-    search_root = k.compiled_alphabeta(game)["search_root"]
     kernels, params = game.kernels, game.params
     state = game.initial_state()
     s0, s1 = (np.uint64(b) for b in state.bitboards())
@@ -102,10 +113,8 @@ def _exercise_search(game: Game, evaluation: str) -> None:
     cells = _cells(int(kernels.placements(s0, s1, player, params))) or [-1]
     keys = [kernels.order_key(s0, s1, player, c, 0, params) if c >= 0 else 0 for c in cells]
     root = np.array([c for _, c in sorted(zip(keys, cells, strict=True))], dtype=np.int64)
-    counters = new_counters(k.NUM_COUNTERS, max_nodes=5_000)
-    net = _net_arrays(game, evaluation)
-    index, _, _ = search_root(s0, s1, player, params, root, 2, counters, net)
-    kernels.cell_action(int(root[index]), params)
+    result = _driver(game).search(s0, s1, player, root, [2], net=_net_arrays(game, evaluation))
+    kernels.cell_action(result.cell, params)
 
 
 class AlphaBetaAgent(Agent):
@@ -136,7 +145,7 @@ class AlphaBetaAgent(Agent):
         eval: Literal["hand", "learned"] = "hand",
         seed: Seed = None,
     ) -> None:
-        depth = check_optional_int("depth", depth, 1, k.UNBOUNDED_DEPTH - 1)
+        depth = check_optional_int("depth", depth, 1, UNBOUNDED_DEPTH - 1)
         time_limit = check_optional_number("time_limit", time_limit)
         if depth is None and time_limit is None:
             raise InvalidValueError(
@@ -188,11 +197,10 @@ class AlphaBetaAgent(Agent):
         return info
 
     def _search(self, state: BoardState) -> AlphaBetaInfo:
-        actions = legal_or_raise(state)
+        legal_or_raise(state)
         game = state.game
         if (game.spec.kernels, self.eval) not in _PREPARED:
             self.prepare(game)
-        search_root = k.compiled_alphabeta(game)["search_root"]
         net = _net_arrays(game, self.eval)
         start = time.perf_counter()
         params, player = game.params, state.current_player
@@ -207,49 +215,23 @@ class AlphaBetaAgent(Agent):
 
         if self.time_limit is None:
             assert self.depth is not None  # the constructor allows no depth only with a time
-            plan = [k.UNBOUNDED_DEPTH if solve else self.depth]
+            plan = [UNBOUNDED_DEPTH if solve else self.depth]
         elif solve:
             # Cheap shallow iterations first, as a fallback should the exact solve run out of time.
             shallow = min(self.depth or 4, max(1, empties - 2))
-            plan = [*range(1, shallow + 1), k.UNBOUNDED_DEPTH]
+            plan = [*range(1, shallow + 1), UNBOUNDED_DEPTH]
         else:
-            plan = list(range(1, (self.depth or k.UNBOUNDED_DEPTH - 1) + 1))
+            plan = list(range(1, (self.depth or UNBOUNDED_DEPTH - 1) + 1))
         # The deadline on the monotonic clock that the compiled search reads (0: none).
         deadline = 0 if self.time_limit is None else monotonic_ns() + int(self.time_limit * 1e9)
-
-        best_cell, best_score, done_depth, exact = int(root[0]), 0, 0, False
-        total_nodes = 0
-        for step, depth in enumerate(plan):
-            counters = new_counters(k.NUM_COUNTERS)
-            if deadline and step > 0:  # the first iteration, one ply, always gives a move
-                if monotonic_ns() >= deadline:
-                    break
-                counters[k.DEADLINE] = deadline
-            index, score, searched = search_root(s0, s1, player, params, root, depth, counters, net)
-            total_nodes += int(counters[k.NODES])
-            if counters[k.ABORTED]:
-                # Moves searched before the time ran out can still overturn the previous best,
-                # which was searched first.
-                if searched > 0 and index > 0:
-                    best_cell = int(root[index])
-                break
-            best_cell, best_score = int(root[index]), int(score)
-            exact = bool(counters[k.HORIZON] == 0)
-            done_depth = int(counters[k.SELDEPTH]) if exact else depth
-            if exact:
-                break  # every line reached the end of the game: deeper searches change nothing
-            if deadline and len(actions) == 1:
-                break  # a forced move: one iteration gives its score, more would waste the time
-            # Search the best move first next time (the others keep their order).
-            root = np.concatenate(([root[index]], np.delete(root, index)))
-
+        found = _driver(game).search(s0, s1, player, root, plan, deadline, net=net)
         return AlphaBetaInfo(
-            action=int(game.kernels.cell_action(best_cell, params)),
-            score=best_score,
-            depth=done_depth,
-            nodes=total_nodes,
+            action=int(game.kernels.cell_action(found.cell, params)),
+            score=found.score,
+            depth=found.seldepth if found.exact else found.depth,
+            nodes=found.nodes,
             seconds=time.perf_counter() - start,
-            exact=exact,
+            exact=found.exact,
         )
 
     def __repr__(self) -> str:

@@ -1,19 +1,20 @@
 """The engine: boardzoo's strongest player, a game-program alpha-beta search on a clock.
 
-``engine:time_limit=1`` searches the way strong Othello and chess programs do
-(:mod:`boardzoo.agents.engine_kernels`, compiled per game): iterative deepening with aspiration
-windows, principal-variation search, a transposition table kept from move to move, move
-ordering by the table's move, the children's evaluation, killers and history, and multi-ProbCut
-as an option; the game's learned evaluation at the horizon. Where the game has an exact solver of
-its own (Reversi's, :mod:`boardzoo.games.reversi_solver`), positions with at most
+``engine:time_limit=1`` searches the way strong Othello and chess programs do: the depth-first
+search of :mod:`boardzoo.gametree` with every idea on (:data:`boardzoo.gametree.settings.ENGINE`:
+principal-variation search, a transposition table kept from move to move, move ordering by the
+table's move, the children's evaluation, killers and history, and multi-ProbCut), driven by
+iterative deepening with aspiration windows (:mod:`boardzoo.gametree.deepening`); the game's
+learned evaluation at the horizon. Where the game has an exact solve of its own (Reversi's,
+:mod:`boardzoo.gametree.reversi`), positions with at most
 ``exact_empties`` empty squares are solved: win/draw/loss first, then the exact score, each
 within the move's clock (:func:`boardzoo.search.handover.solve_root`, as the MCTS agents do); a
 solve that cannot finish in time leaves the move to the search.
 
 Time: the search reads the clock itself and stops at the move's limit; it starts no new
-iteration after :data:`SOFT_FRACTION` of the limit (an iteration takes a few times the previous
-one), or after :data:`UNSTABLE_FRACTION` when the last iteration changed its mind (a new best
-move, or a score that fell): critical positions get more of the clock.
+iteration after a share of the limit (an iteration takes a few times the previous one), a larger
+share when the last iteration changed its mind (a new best move, or a score that fell): critical
+positions get more of the clock (:data:`boardzoo.gametree.deepening.ENGINE_DEEPENING`).
 
 References: Slate & Atkin, "CHESS 4.5" (1977), iterative deepening and the transposition table;
 Marsland & Campbell, "Parallel search of strongly ordered game trees" (1982), principal-variation
@@ -28,31 +29,24 @@ from typing import Any, Literal
 
 import numpy as np
 
-from boardzoo.agents import engine_kernels as k
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.compiling import compile_notice
-from boardzoo.budget import new_counters
 from boardzoo.checks import check_int, check_optional_int, check_optional_number
 from boardzoo.clock import monotonic_ns
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
+from boardzoo.gametree.deepening import ENGINE_DEEPENING, IterativeDeepening
+from boardzoo.gametree.probcut import DEFAULT_PROBCUT, probcut_stage_sigmas, search_probcut
+from boardzoo.gametree.settings import ENGINE
 from boardzoo.learned.ntuple import check_net_fits, has_net, load_net, load_net_file
-from boardzoo.learned.probcut import probcut_stage_sigmas
 from boardzoo.search.handover import default_empties, prepare_solver, solve_root
 
 __all__ = ["EngineAgent", "EngineInfo"]
 
 MAX_DEPTH = 60  # iterations stop here at the latest (Reversi's 8x8 board has 60 empties)
-SOFT_FRACTION = 0.35  # no new iteration after this fraction of the time limit ...
-UNSTABLE_FRACTION = 0.6  # ... or this one, when the last iteration changed its best move
-SCORE_DROP = 400  # a fall of the root's score (in evaluation units) that counts as unstable
-ASPIRATION = 300  # half-width of the aspiration window around the last iteration's score
 CLOCK_MARGIN_NS = 3_000_000  # what a move keeps back from its limit for the caller
 EVALS = ("auto", "hand", "learned")
-# Multi-ProbCut's threshold by default (where calibrated): against the depth-10 reference at 1 s
-# a move, 1.5 reached about 14 plies and scored 57.7% where 0 (10 plies) scored 30%.
-DEFAULT_PROBCUT = 1.5
 
 
 @dataclass(frozen=True)
@@ -63,7 +57,7 @@ class EngineInfo:
         action: the move chosen.
         score: its score for the player to move: a solver's exact score (Reversi: the final disc
             difference) when ``solved``, else the search's (the evaluation's units; a finished
-            game scores :data:`~boardzoo.agents.engine_kernels.WIN` plus its margin).
+            game scores :data:`~boardzoo.gametree.template.WIN` plus its margin).
         depth: plies of the last completed iteration (0 when the solver chose the move).
         nodes: positions searched, the solver's included.
         seconds: wall time.
@@ -105,7 +99,7 @@ class EngineAgent(Agent):
         probcut: multi-ProbCut's threshold in standard errors of the shallow searches; 0 turns
             it off (the search is then exact to its depth); none: 1.5 where the evaluation is
             calibrated for the game (Reversi, Connect Four), else off. The errors are measured
-            per game, evaluation and stage (:mod:`boardzoo.learned.probcut`). A ``net`` file
+            per game, evaluation and stage (:mod:`boardzoo.gametree.probcut`). A ``net`` file
             has no errors of its own: off unless given, and then its game's learned ones.
         net: an n-tuple net file (``.npz``, :mod:`boardzoo.learned.ntuple`) to evaluate with
             in place of the game's shipped one (implies the learned evaluation).
@@ -147,8 +141,7 @@ class EngineAgent(Agent):
         self.table_bits = check_int("table_bits", table_bits, 10, 26)
         self.seed = seed
         self._rng = make_rng(seed)
-        self._tables: k.Tables | None = None
-        self._age = 0
+        self._driver: IterativeDeepening | None = None
         self._prepared: Game | None = None
         self.last_search: EngineInfo | None = None
 
@@ -156,7 +149,8 @@ class EngineAgent(Agent):
 
     def reset(self) -> None:
         """Forget the table and the move-ordering statistics (a new game)."""
-        self._tables = None
+        if self._driver is not None:
+            self._driver.forget()
 
     def prepare(self, game: Game) -> None:
         """Load (or compile, the first time, with a notice) the game's search and run it once,
@@ -166,10 +160,10 @@ class EngineAgent(Agent):
         if self._prepared != game:
             with compile_notice(f"the engine's search for {game.name}", 20):
                 self._search_state(game.initial_state(), 2, None, net, make_rng(0))
-                if game.spec.solver is not None and self._takeover(game):
+                if game.spec.tree_plugin is not None and self._takeover(game):
                     prepare_solver(game)
             self._prepared = game
-            self._tables = None
+            self.reset()
 
     def act(self, env: Any) -> int:
         """Search from ``env``'s position (never changed) and return the chosen action."""
@@ -216,13 +210,8 @@ class EngineAgent(Agent):
 
     def _probcut(self, game: Game, net: tuple[np.ndarray, ...] | None) -> np.ndarray:
         """The compiled search's ``probcut`` array: the table's age, the threshold, and the
-        evaluation's calibrated errors by stage and depth (:mod:`boardzoo.learned.probcut`)."""
-        cut = self._cut(game, net)
-        head = [float(self._age), cut]
-        if cut == 0:
-            return np.array([*head, 1.0, 0.0], dtype=np.float64)
-        sigmas = probcut_stage_sigmas(game, "hand" if net is None else "learned")
-        return np.concatenate(([*head, float(sigmas.shape[0])], sigmas.ravel()))
+        evaluation's calibrated errors by stage and depth (:mod:`boardzoo.gametree.probcut`)."""
+        return search_probcut(game, "hand" if net is None else "learned", self._cut(game, net))
 
     def _takeover(self, game: Game) -> int:
         if self.exact_empties is not None:
@@ -238,20 +227,17 @@ class EngineAgent(Agent):
         rng: np.random.Generator,
         solve_ok: bool = False,
     ) -> EngineInfo:
-        actions = legal_or_raise(state)
+        legal_or_raise(state)
         game, params, player = state.game, state.game.params, state.current_player
         start = time.perf_counter()
         deadline = 0
         if time_limit is not None:
             deadline = monotonic_ns() + max(int(time_limit * 1e9) - CLOCK_MARGIN_NS, 1)
-        if self._tables is None:
-            self._tables = k.new_tables(self.table_bits)
-        self._age = (self._age + 1) % (1 << 30)
-        self._tables[5][:] //= 2  # old history counts for less
+        if self._driver is None or self._driver.game != game:
+            self._driver = IterativeDeepening(game, ENGINE, ENGINE_DEEPENING, self.table_bits)
         s0, s1 = (np.uint64(b) for b in state.bitboards())
-        nodes = 0
 
-        if solve_ok and game.spec.solver is not None:
+        if solve_ok and game.spec.tree_plugin is not None:
             clock = None if time_limit is None else start + time_limit - CLOCK_MARGIN_NS * 1e-9
             solved = solve_root(state, self._takeover(game), clock)
             if solved is not None:
@@ -265,51 +251,18 @@ class EngineAgent(Agent):
         keys = {c: game.kernels.order_key(s0, s1, player, c, 0, params) if c >= 0 else 0
                 for c in cells}  # fmt: skip
         root = np.array(sorted(shuffled, key=keys.__getitem__), dtype=np.int64)
-        search_root = k.compiled_engine(game)["search_root"]
         probcut = self._probcut(game, net)
-
-        best_cell, best_score, done_depth, exact = int(root[0]), 0, 0, False
-        limit_ns = int((time_limit or 0) * 1e9)
-        begun = monotonic_ns()
-        for iteration in range(1, (depth or MAX_DEPTH) + 1):
-            counters = new_counters(k.NUM_COUNTERS)
-            counters[k.DEADLINE] = deadline if iteration > 1 else 0  # one move at least
-            alpha, beta = -k.INFINITY, k.INFINITY
-            if iteration >= 3 and abs(best_score) < k.WIN // 2:
-                alpha, beta = best_score - ASPIRATION, best_score + ASPIRATION
-            index, score, searched = search_root(
-                s0, s1, player, params, root, iteration, alpha, beta, counters, self._tables,
-                probcut, net,
-            )  # fmt: skip
-            if not counters[k.ABORTED] and not alpha < score < beta:
-                nodes += int(counters[k.NODES])  # outside the window: search it all again
-                counters[k.NODES] = 0
-                index, score, searched = search_root(
-                    s0, s1, player, params, root, iteration, -k.INFINITY, k.INFINITY, counters,
-                    self._tables, probcut, net,
-                )  # fmt: skip
-            nodes += int(counters[k.NODES])
-            if counters[k.ABORTED]:
-                if searched > 0 and index > 0:  # a later move beat the previous best
-                    best_cell = int(root[index])
-                break
-            unstable = int(root[index]) != best_cell or score < best_score - SCORE_DROP
-            best_cell, best_score, done_depth = int(root[index]), int(score), iteration
-            exact = bool(counters[k.HORIZON] == 0) and probcut[k.P_CUT] == 0
-            if exact or len(actions) == 1:
-                break  # proven, or forced: more plies change nothing
-            root = np.concatenate(([root[index]], np.delete(root, index)))
-            if time_limit is not None:
-                fraction = UNSTABLE_FRACTION if unstable else SOFT_FRACTION
-                if monotonic_ns() - begun > fraction * limit_ns:
-                    break
+        found = self._driver.search(
+            s0, s1, player, root, list(range(1, (depth or MAX_DEPTH) + 1)), deadline,
+            int((time_limit or 0) * 1e9), probcut, net,
+        )  # fmt: skip
         return EngineInfo(
-            action=int(game.kernels.cell_action(best_cell, params)),
-            score=best_score,
-            depth=done_depth,
-            nodes=nodes,
+            action=int(game.kernels.cell_action(found.cell, params)),
+            score=found.score,
+            depth=found.depth,
+            nodes=found.nodes,
             seconds=time.perf_counter() - start,
-            exact=exact,
+            exact=found.exact,
         )
 
     def __repr__(self) -> str:

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from boardzoo.errors import BudgetError
+from boardzoo.gametree.solve import SolveResult
 from boardzoo.search.batched import SearchResult
-from boardzoo.search.solver import SolveResult
 
 __all__ = [
     "PROVEN_NAMES",

@@ -1,47 +1,103 @@
 """The perfect player: every move from the game's exact solver.
 
-``solver`` plays a move with the best exact score (:func:`boardzoo.search.solver.solve`): it never
+``solver`` plays a move with the best exact score (:func:`boardzoo.gametree.solve.solve`): it never
 loses a position that can be held and wins every position that can be won, as fast as it can
 (and loses as late as it can). Where the solver reaches every position of the game it is perfect
 from the first move: TicTacToe, Connect Four (its opening book answers the first moves, the search
 the rest) and Reversi 4x4. Reversi 6x6 and 8x8 start far beyond an exact solve (32 and 60 empty
-squares): there ``solver`` is the endgame solver, and a position with more empty squares than
-``max_empties`` is refused with an error naming it, or, with ``fallback=engine``, played by the
-alpha-beta engine (:class:`~boardzoo.agents.engine.EngineAgent`) until the solver takes over.
+squares): there ``solver`` is the endgame solver.
+
+It never raises in the middle of a game. What it does where the solver cannot answer is
+``fallback``:
+
+- ``auto`` (the default; ``engine`` is the same): the alpha-beta engine
+  (:class:`~boardzoo.agents.engine.EngineAgent`) plays a position with more empty squares than
+  ``max_empties``, and, with a ``time_limit``, a position whose solve the clock cuts. Without a
+  clock every position within ``max_empties`` is solved to the end, however long it takes.
+- ``none``: the solver alone, a perfect player or none. It cannot promise a move within a clock,
+  so ``time_limit`` with ``fallback=none`` is refused when the agent is made, and a game with
+  positions beyond ``max_empties`` when a match starts (:meth:`SolverAgent.check_game`).
+
+:attr:`SolverAgent.last_search` says who chose the last move (``source``) and why the engine did.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
-from boardzoo.agents.engine import EngineAgent
-from boardzoo.checks import check_optional_int, check_optional_number
+from boardzoo.agents.engine import EngineAgent, EngineInfo
+from boardzoo.checks import check_choice, check_optional_int, check_optional_number, show
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
+from boardzoo.gametree.solve import SolveResult, empties_of, game_solver, solvable, solve
 from boardzoo.search.handover import prepare_solver
-from boardzoo.search.solver import SolveResult, empties_of, game_solver, solvable, solve
 
-__all__ = ["SolverAgent"]
+__all__ = ["SolverAgent", "SolverInfo"]
 
-FALLBACKS = ("none", "engine")
+FALLBACKS = ("auto", "engine", "none")
 TIES = ("first", "random")
+SOLVE_SHARE = 0.5  # of a move's time_limit: the solve's; the engine has the rest if it is cut
+UNCLOCKED_ENGINE_SECONDS = 1.0  # the engine's time for a position beyond the solver, no clock
+
+
+@dataclass(frozen=True)
+class SolverInfo:
+    """Who chose the last move and how (``SolverAgent.last_search``): the solver, or the engine
+    in its place. The fields :class:`~boardzoo.agents.engine.EngineInfo` has mean the same here.
+
+    Attributes:
+        action: the move played.
+        score: the solver's exact score for the player to move when ``source`` is ``"solver"``
+            (Reversi: the final disc difference; Connect Four: ``22 - s`` for a win with the
+            mover's ``s``-th disc); else the engine's score (its evaluation's units).
+        depth: the engine's plies (0 when the solver chose the move).
+        nodes: positions searched, by the solve and the engine.
+        seconds: wall time of the move, the solve's and the engine's.
+        exact: the score is the game-theoretic value.
+        solved: ``"exact"`` when the solver chose the move, else ``None``.
+        source: ``"solver"`` (an exact solve, or the game's opening book) or ``"engine"``.
+        reason: why the engine played: ``"clock"`` (the solve did not finish within its share of
+            ``time_limit``) or ``"beyond"`` (more empty squares than ``max_empties``); ``None``
+            when the solver chose the move.
+        result: the solve (``complete`` false when the clock cut it); ``None`` when the position
+            was beyond the solver.
+        engine: the engine's search when it played, else ``None``.
+    """
+
+    action: int
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    exact: bool
+    solved: Literal["exact"] | None
+    source: Literal["solver", "engine"]
+    reason: Literal["clock", "beyond"] | None = None
+    result: SolveResult | None = None
+    engine: EngineInfo | None = None
 
 
 class SolverAgent(Agent):
-    """Plays perfectly: a move with the best exact score, from the game's exact solver (with a
-    fallback to the engine where a position is beyond it).
+    """Plays perfectly: a move with the best exact score, from the game's exact solver (the engine
+    plays where the solver cannot: beyond max_empties, or past the clock).
 
     Args:
-        time_limit: seconds a move may take; a solve that does not finish in time falls back (or
-            raises with ``fallback=none``). ``None``: no clock, every solve runs to its end.
+        time_limit: seconds a move may take: the solve has half of it, and if it does not finish
+            the engine plays with the other half (a position beyond the solver: the engine with
+            all of it; ``fallback=none`` is refused). ``None``: no clock, every solve runs to its
+            end (seconds to minutes: Connect Four just past its opening book, Reversi near
+            ``max_empties``).
         max_empties: positions with more empty squares are beyond the solver (its opening book
             aside); ``None``: the solver's own limit, what it finishes in about a minute
             (Reversi 30, Connect Four 38 beyond its book, other games 14).
-        fallback: ``none``, a position beyond the solver (or a solve past the clock) is an
-            error; ``engine``, the alpha-beta engine plays it (with a ``time_limit``, the solve
-            has half of it and the engine the other half; without, the engine has 1 s).
+        fallback: ``auto`` (``engine`` is the same): the alpha-beta engine plays a position
+            beyond the solver (1 s a move without a clock), and one whose solve the clock cuts;
+            ``none``: the solver alone: refused with a ``time_limit``, and before a match of a
+            game with positions beyond ``max_empties``.
         ties: ``first``, the solver's first best move (one solve, fastest); ``random``, any
             best move at random (every move solved; seeded).
         seed: seed of the ties and of the engine: an int, a NumPy ``Generator`` or ``None``.
@@ -53,35 +109,46 @@ class SolverAgent(Agent):
         self,
         time_limit: float | None = None,
         max_empties: int | None = None,
-        fallback: Literal["none", "engine"] = "none",
+        fallback: Literal["auto", "engine", "none"] = "auto",
         ties: Literal["first", "random"] = "first",
         seed: Seed = None,
     ) -> None:
         self.time_limit = check_optional_number("time_limit", time_limit)
         self.max_empties = check_optional_int("max_empties", max_empties, 0, 64)
-        if fallback not in FALLBACKS:
+        self.fallback = check_choice("fallback", fallback, FALLBACKS)
+        self.ties = check_choice("ties", ties, TIES)
+        if self.fallback == "none" and self.time_limit is not None:
             raise InvalidValueError(
-                f"fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}"
+                f"fallback='none' with time_limit={show(self.time_limit)} is not allowed: the "
+                "solver alone cannot promise a move within a clock (a solve may take minutes); "
+                "give fallback=auto (the engine plays when the clock cuts a solve) or no "
+                "time_limit"
             )
-        if ties not in TIES:
-            raise InvalidValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
-        self.fallback = fallback
-        self.ties = ties
         self.seed = seed
         self._rng = make_rng(seed)
         self._engine: EngineAgent | None = None
-        self.last_result: SolveResult | None = None
+        self.last_search: SolverInfo | None = None
+
+    @property
+    def last_result(self) -> SolveResult | None:
+        """The solve that chose the last move; ``None`` when the engine chose it."""
+        info = self.last_search
+        return info.result if info is not None and info.source == "solver" else None
 
     def check_game(self, game: Game) -> None:
-        """Without a fallback, the game's start must be within the solver's reach."""
-        start = game.initial_state()
-        if self.fallback == "none" and not solvable(start, self.max_empties):
-            raise InvalidValueError(f"its start has {self._beyond(start)}")
+        """With ``fallback=none``, every position of the game must be within the solver's reach;
+        else, where the engine may play, that it can play ``game``."""
+        if self.fallback == "none":
+            beyond = self._beyond_game(game)
+            if beyond:
+                raise InvalidValueError(beyond)
+        elif self._engine_may_play(game):
+            self._fallback_engine().check_game(game)
 
     def prepare(self, game: Game) -> None:
-        """Load the game's solver (and the engine, with ``fallback=engine``) before any clock."""
+        """Load the game's solver (and the engine, where it may play) before any clock."""
         prepare_solver(game)
-        if self.fallback == "engine":
+        if self.fallback != "none" and self._engine_may_play(game):
             self._fallback_engine().prepare(game)
 
     def reset(self) -> None:
@@ -89,53 +156,88 @@ class SolverAgent(Agent):
             self._engine.reset()
 
     def act(self, env: Any) -> int:
-        """The best move by the exact solver in ``env``'s position (``env`` is not changed)."""
+        """The best move by the exact solver in ``env``'s position, or the engine's where the
+        solver cannot answer (``env`` is not changed); :attr:`last_search` says which."""
         state = board_state(env_state(env), "SolverAgent")
         legal_or_raise(state)
-        self.last_result = None
+        self.last_search = None
+        start = time.perf_counter()
+        result: SolveResult | None = None
+        reason: Literal["clock", "beyond"]
         if solvable(state, self.max_empties):
             result = solve(
                 state,
                 all_moves=self.ties == "random",
                 max_empties=self.max_empties,
-                time_limit=self._solve_clock(),
+                time_limit=None if self.time_limit is None else self.time_limit * SOLVE_SHARE,
             )
             if result.complete:
-                self.last_result = result
+                action = result.best_moves[0]
                 if self.ties == "random" and len(result.best_moves) > 1:
-                    return int(self._rng.choice(result.best_moves))
-                return result.best_moves[0]
-            if self.fallback == "none":
-                raise InvalidValueError(
-                    f"solver: the solve of this {state.game.label} position did not finish "
-                    f"within time_limit={self.time_limit} s; give more time or fallback=engine"
-                )
+                    action = int(self._rng.choice(result.best_moves))
+                self.last_search = SolverInfo(
+                    action, result.score, 0, result.nodes, time.perf_counter() - start,
+                    True, "exact", "solver", None, result,
+                )  # fmt: skip
+                return action
+            reason = "clock"  # only with a time_limit, which fallback=none refuses
         elif self.fallback == "none":
             raise InvalidValueError(
                 f"solver: this {state.game.label} position has {self._beyond(state)}"
             )
-        return self._fallback_engine().act(env)
+        else:
+            reason = "beyond"
+        engine = self._fallback_engine()
+        engine.time_limit = self._engine_clock(reason)
+        info = engine.search(state)
+        self.last_search = SolverInfo(
+            info.action, info.score, info.depth, info.nodes + (result.nodes if result else 0),
+            time.perf_counter() - start, info.exact, None, "engine", reason, result, info,
+        )  # fmt: skip
+        return info.action
 
-    def _solve_clock(self) -> float | None:
-        """The solve's time: all of the move's, or half with a fallback (the engine's half)."""
-        if self.time_limit is None or self.fallback == "none":
-            return self.time_limit
-        return self.time_limit / 2
+    def _engine_clock(self, reason: Literal["clock", "beyond"]) -> float:
+        """The engine's seconds: what the cut solve left of the move's, all of them where no
+        solve was tried, 1 s without a clock."""
+        if self.time_limit is None:
+            return UNCLOCKED_ENGINE_SECONDS
+        return self.time_limit * (1 - SOLVE_SHARE) if reason == "clock" else self.time_limit
 
     def _fallback_engine(self) -> EngineAgent:
         if self._engine is None:
-            clock = 1.0 if self.time_limit is None else self.time_limit / 2
-            self._engine = EngineAgent(time_limit=clock, seed=self._rng)
+            self._engine = EngineAgent(time_limit=UNCLOCKED_ENGINE_SECONDS, seed=self._rng)
         return self._engine
+
+    def _engine_may_play(self, game: Game) -> bool:
+        """Whether the engine may play a move of ``game``: with a clock, or where the game has
+        positions beyond the solver."""
+        return self.time_limit is not None or bool(self._beyond_game(game))
+
+    def _limit(self, game: Game) -> int:
+        return game_solver(game).max_empties if self.max_empties is None else self.max_empties
+
+    def _beyond_game(self, game: Game) -> str:
+        """Why some positions of ``game`` are beyond the solver (``""`` if none is): the start,
+        or the first positions past the game's opening book, has more than ``max_empties``
+        empty squares. No move empties a square, so these have the most empty squares of the
+        positions the solver has to search: the book holds every position up to its depth, and
+        one line of play through it (the first legal move each time) finds its edge."""
+        state = game.initial_state()
+        where = "its start"
+        while not state.is_terminal() and solvable(state, max_empties=0):  # the book holds it
+            state = state.apply(state.legal_actions()[0])
+            where = "its positions past the opening book"
+        if state.is_terminal() or empties_of(state) <= self._limit(game):
+            return ""
+        return f"{where} {'has' if where == 'its start' else 'have'} {self._beyond(state)}"
 
     def _beyond(self, state: BoardState) -> str:
         """Why ``state`` is beyond the solver, and what to do."""
-        module, _ = game_solver(state.game)
-        limit = module.MAX_EMPTIES if self.max_empties is None else self.max_empties
+        own = " (the solver's own, what it finishes in about a minute)"
         return (
-            f"{empties_of(state)} empty squares, more than max_empties={limit} (what the exact "
-            "solver finishes in about a minute): give fallback=engine to let the engine play "
-            "until the solver can"
+            f"{empties_of(state)} empty squares, more than max_empties={self._limit(state.game)}"
+            f"{own if self.max_empties is None else ''}: give fallback=auto to let the engine "
+            "play until the solver can"
         )
 
     def __repr__(self) -> str:

@@ -214,7 +214,7 @@ class TrainSettings:
             ("self_play_workers", 1), ("solve_empties", 0), ("fast_simulations", 0),
         ):  # fmt: skip
             object.__setattr__(self, name, check_int(name, getattr(self, name), low))
-        if self.solve_empties and spec.solver is None:
+        if self.solve_empties and spec.tree_plugin is None:
             raise InvalidValueError(
                 f"solve_empties={self.solve_empties}: {self.game} has no exact solver (give 0)"
             )

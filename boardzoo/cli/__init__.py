@@ -9,6 +9,7 @@
     boardzoo tournament reversi random greedy alphabeta:depth=4 --games 50 --out runs/t1
     boardzoo replay runs/m1.jsonl --game 3 [--gif game3.gif]
     boardzoo solve reversi --position "O--OOOOX-OOOOOOXOOXXOOOX...--- X"   # exact score, best move
+    boardzoo probcut reversi --size 8 --evaluation learned --max-depth 10   # multi-ProbCut's fits
     boardzoo agents [mcts]                                             # agents and their options
     boardzoo bench
     boardzoo demo --game connect_four                                  # a random game as text
@@ -39,7 +40,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from boardzoo import __version__
-from boardzoo.cli import agents, arena, bench, demo, play, replay, solve, tournament, train
+from boardzoo.cli import (
+    agents,
+    arena,
+    bench,
+    demo,
+    play,
+    probcut,
+    replay,
+    solve,
+    tournament,
+    train,
+)
 from boardzoo.cli.common import HelpFormatter
 from boardzoo.cli.errors import UserError, cli_words, error_text, os_error_text
 from boardzoo.errors import BoardzooError
@@ -66,6 +78,7 @@ COMMANDS: dict[str, Command] = {
     "replay": replay,
     "train": train,
     "solve": solve,
+    "probcut": probcut,
     "agents": agents,
     "bench": bench,
     "demo": demo,

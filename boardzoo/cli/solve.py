@@ -10,7 +10,7 @@ from boardzoo.cli.errors import UserError
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import SolveResult, solve
+from boardzoo.gametree.solve import SolveResult, solve
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands

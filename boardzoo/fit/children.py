@@ -14,7 +14,7 @@ directory with their parent's game number (a fit that holds a game out holds its
 with it), listed in ``progress.json``'s chunks, so every reader of the directory
 (:func:`~boardzoo.fit.data.load_positions`) reads them. A child whose player to move must pass is
 stored with the other player to move and that player's value (the learned evaluations value a
-player who has a move; see :func:`~boardzoo.agents.alphabeta_kernels.horizon_value`); finished
+player who has a move; see :func:`~boardzoo.gametree.hooks.tree_horizon`); finished
 games are left out. ``progress.json``'s ``"children"`` holds the settings, the chunks done, the
 positions and the time; a stopped run goes on at the next chunk without children, and after a
 ``generate`` run has added games, another children run labels their children.
@@ -40,7 +40,7 @@ from boardzoo.fit.data import (
     write_json,
 )
 from boardzoo.games.reversi import ReversiState
-from boardzoo.search.solver import solve
+from boardzoo.gametree.solve import solve
 
 __all__ = ["ChildrenSettings", "add_children", "children_of", "solved_children"]
 
@@ -75,7 +75,7 @@ def children_of(state: ReversiState, move_scores: dict[int, int]) -> list[Child]
     """``(black, white, player, label)`` of each legal move's result that is not a finished game:
     ``label`` is the exact final disc difference for ``player``, the player to move (the mover
     again where the opponent must pass). ``move_scores``: each move's exact score for the player
-    to move in ``state`` (:func:`~boardzoo.search.solver.solve` with ``all_moves``)."""
+    to move in ``state`` (:func:`~boardzoo.gametree.solve.solve` with ``all_moves``)."""
     rows: list[Child] = []
     mover = int(state.current_player)
     for action, score in move_scores.items():

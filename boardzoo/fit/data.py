@@ -4,7 +4,7 @@ Each game is the engine (:class:`~boardzoo.agents.engine.EngineAgent`, fixed dep
 evaluation, no solver) against itself from an XOT opening, with a seeded chance of a random move
 at every ply for variety. Once a position has at most ``solve_empties`` empty squares the game
 is *solved*: that position and every later one (the engine plays on) get their exact final disc
-difference from the solver (:func:`~boardzoo.search.solver.solve`); every earlier position gets
+difference from the solver (:func:`~boardzoo.gametree.solve.solve`); every earlier position gets
 the exact value of the first solved one, signed for its player to move: the game's result with a
 perfect endgame (Buro, "Experiments with Multi-ProbCut and a new high-quality evaluation
 function for Othello", 1997).
@@ -42,7 +42,7 @@ from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import solve
+from boardzoo.gametree.solve import solve
 
 __all__ = [
     "ARRAYS",

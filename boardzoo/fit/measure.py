@@ -22,8 +22,8 @@ from boardzoo.fit.data import Positions, load_positions
 from boardzoo.fit.weights import disc_slope, net_sums
 from boardzoo.games.catalog import make_game
 from boardzoo.games.reversi import ReversiState
+from boardzoo.gametree.solve import solve
 from boardzoo.learned.ntuple import load_net, load_net_file, load_net_metadata
-from boardzoo.search.solver import solve
 
 __all__ = ["measure_moves", "measure_nets"]
 

@@ -116,7 +116,7 @@ SPEC = GameSpec(
     ),
     evaluation_scale=30.0,  # a few open windows; a won or lost tempo (5000) reads as +-1
     ntuples=ntuples,
-    solver="boardzoo.games.connect_four_solver",
+    tree_plugin="boardzoo.gametree.connect_four",
     parse_position=lambda game, text: from_columns(text),
 )
 

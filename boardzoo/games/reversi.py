@@ -132,7 +132,7 @@ SPEC = GameSpec(
     heuristic_rollout=True,
     evaluation_scale=60.0,  # about 1.5 standard deviations of the evaluation in play
     ntuples=ntuples,
-    solver="boardzoo.games.reversi_solver",
+    tree_plugin="boardzoo.gametree.reversi",
     parse_position=lambda game, text: _obf_position(game, text),
 )
 

@@ -172,17 +172,15 @@ class GameSpec:
             for a :class:`Game`: lists of ``(row, col)`` squares (row 0 at the top), each laid
             on the board in every image under the game's symmetries; ``None``: the game has no
             learned evaluation.
-        solver: the module of the game's own exact solver, where it has one (Reversi's scores
-            the final disc difference, Connect Four's how soon the game is won): ``solve(s0,
-            s1, player, params, alpha, beta, table_keys, table_data, counters) -> (score,
-            cell)``, ``new_table(bits)``,
-            ``SCORE_LIMIT``, ``MAX_EMPTIES`` and ``NUM_COUNTERS`` (``counters``: the budget of
-            :mod:`boardzoo.budget`, the nodes searched, a node budget, a deadline and a flag the
-            solve sets when it gave up, its result then meaningless, then the solver's own;
-            :func:`boardzoo.search.solver.solve`), and optionally ``book_scores(state)`` (an
-            opening book's exact score of a position and of its moves, asked first; Connect
-            Four's); ``None``: positions are solved by the search core's exact negamax, scoring
-            1, 0 or -1.
+        tree_plugin: the module (by name) of the game's own depth-first knowledge, where it has
+            some: the hooks of :mod:`boardzoo.gametree.hooks` it defines again (its view of a
+            position, its move ordering, its endgame code, its bounds of a score), the switches
+            it needs (``CONSTANTS``), its exact scores' limit (``SCORE_LIMIT``), what a solve is
+            allowed (``MAX_EMPTIES``), where searches hand over to it (``TAKEOVER_EMPTIES``,
+            ``TREE_EMPTIES``) and optionally an opening book (``book_scores(state)``,
+            ``book_move(state)``): Reversi's scores the final disc difference, Connect Four's
+            how soon the game is won. ``None``: the hooks' defaults over the game's kernels,
+            exact solves scoring 1, 0 or -1.
         parse_position: reads a position from the game's own text notation (Reversi's: the
             64 squares and the side to move of the FFO and OBF files; Connect Four's: the
             columns played, 1-7), for ``boardzoo solve
@@ -212,7 +210,7 @@ class GameSpec:
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     ntuples: Callable[[Game], list[list[tuple[int, int]]]] | None = None
     peer_envs: tuple[str, ...] = ()
-    solver: str | None = None
+    tree_plugin: str | None = None
     parse_position: Callable[[Game, str], BoardState] | None = None
     _made: dict[tuple[tuple[str, int], ...], Game] = field(
         default_factory=dict, init=False, repr=False, compare=False

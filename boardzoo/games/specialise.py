@@ -103,6 +103,7 @@ def specialise(
     kernels_file = kernels.__file__ if kernels is not None else None
     files = [kernels_file, *(inspect.getsourcefile(f.py_func) for f in linked.values())]
     files += _dependencies(templates)
+    files += sorted({inspect.getsourcefile(t) or "" for t in templates})  # copies call each other
     labels = [f"{name}={qualified}" for name, qualified in links]
     labels += [f"{name}={value!r}" for name, value in fixed]
     labels += [f"inline:{name}" for name in inlined]

@@ -20,8 +20,8 @@ Read it in this order:
   many trees at once, one network call a step, with :mod:`~boardzoo.search.evaluators` (what it
   asks of a network, and the evaluators that need none: prior and value callbacks, playouts, an
   SB3 policy) and :mod:`~boardzoo.search.python_bridge` (how its compiled loop calls them);
-- :mod:`~boardzoo.search.solver`: :func:`solve`, a position's exact score and best moves, by the
-  game's own solver or the exact negamax of :mod:`~boardzoo.search.exact`.
+- :mod:`~boardzoo.search.handover`: where a search hands a position to the exact solve of the
+  depth-first search (:mod:`boardzoo.gametree`), at the root and inside the tree.
 
 Nothing here imports gymnasium, pettingzoo, torch or pygame.
 """
@@ -38,7 +38,6 @@ from boardzoo.search.evaluators import (
     encode,
 )
 from boardzoo.search.options import ROLLOUT_HEURISTIC, ROLLOUT_RANDOM, Rules
-from boardzoo.search.solver import SolveResult, forget_tables, solve
 from boardzoo.search.tree import BYTES_PER_NODE, MAX_NODES, MIN_NODES, Tree, new_tree
 
 __all__ = [
@@ -56,14 +55,11 @@ __all__ = [
     "Rules",
     "SB3Evaluator",
     "SearchResult",
-    "SolveResult",
     "Tree",
     "TreeSearch",
     "UniformEvaluator",
     "cell_squares",
     "encode",
-    "forget_tables",
     "new_tree",
     "run_in_chunks",
-    "solve",
 ]

@@ -1,6 +1,6 @@
 """The handover from search to the game's exact solver, written once for every searcher.
 
-Two places hand a position to the solver (:mod:`boardzoo.search.solver`):
+Two places hand a position to the solver (:mod:`boardzoo.gametree.solve`):
 
 - the root: a position with at most ``exact_empties`` empty squares is solved before any search,
   within the move's clock (:func:`solve_root`): win/draw/loss first, then the exact score with
@@ -19,7 +19,6 @@ exact negamax, which these defaults leave off.
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import replace
 from typing import NamedTuple
@@ -29,7 +28,7 @@ import numpy as np
 from boardzoo.budget import SHARED, new_counters
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.search.solver import SolveResult, book_answer, empties_of, game_solver, solve
+from boardzoo.gametree.solve import SolveResult, book_answer, empties_of, game_solver, solve
 
 __all__ = [
     "SolverTables",
@@ -62,10 +61,10 @@ class SolverTables(NamedTuple):
 
 def solver_tables(game: Game, threads: int, bits: int = TREE_TABLE_BITS) -> SolverTables:
     """Empty solver tables of ``game``'s solver for ``threads`` threads."""
-    module, _ = game_solver(game)
-    tables = [module.new_table(bits) for _ in range(threads)]
+    solver = game_solver(game)
+    tables = [solver.new_table(bits) for _ in range(threads)]
     # no budget and no deadline: these solves are small
-    counters = np.stack([new_counters(module.NUM_COUNTERS) for _ in range(threads)])
+    counters = np.stack([new_counters(solver.num_counters) for _ in range(threads)])
     return SolverTables(
         np.stack([keys for keys, _ in tables]), np.stack([data for _, data in tables]), counters
     )
@@ -83,10 +82,8 @@ def no_solver_tables(threads: int = 1) -> SolverTables:
 def default_empties(game: Game) -> tuple[int, int]:
     """``(exact_empties, solve_empties)`` by default for ``game``: its own solver's
     ``TAKEOVER_EMPTIES`` and ``TREE_EMPTIES``; ``(0, 0)`` for a game without one."""
-    if game.spec.solver is None:
-        return 0, 0
-    module = importlib.import_module(game.spec.solver)
-    return int(getattr(module, "TAKEOVER_EMPTIES", 0)), int(getattr(module, "TREE_EMPTIES", 0))
+    solver = game_solver(game)
+    return solver.takeover_empties, solver.tree_empties
 
 
 def solve_root(state: BoardState, exact_empties: int, deadline: float | None) -> SolveResult | None:

@@ -34,6 +34,7 @@ import numpy as np
 from boardzoo.games.bits import popcount
 from boardzoo.games.spec import DRAW, LOSS, WIN, Game
 from boardzoo.games.specialise import specialise
+from boardzoo.gametree.solve import game_solver
 from boardzoo.search import backup as backup_rules
 from boardzoo.search import expand as expansion
 from boardzoo.search import leaf_values as leaf_evaluators
@@ -49,7 +50,6 @@ from boardzoo.search.options import (
 )
 from boardzoo.search.python_bridge import call_evaluator
 from boardzoo.search.select import select_az, select_uct
-from boardzoo.search.solver import game_solver
 from boardzoo.search.tree import NO_NODE, is_solved, score_for
 
 __all__ = [
@@ -80,7 +80,7 @@ SOLVED = 2  # ``tree.terminal`` of a node the solver proved (1: the game is over
 
 
 def exact_solve(s0, s1, player, params, alpha, beta, table_keys, table_data, counters):
-    """Placeholder for the game's exact solver (:attr:`~boardzoo.games.spec.GameSpec.solver`),
+    """Placeholder for the game's exact solver (:func:`boardzoo.gametree.exact_mode.solve`),
     linked into the copies that solve inside the tree (``SOLVE``)."""
     raise NotImplementedError("linked per game by compiled_loop")
 
@@ -349,7 +349,7 @@ Switches = tuple[tuple[str, int | bool], ...]
 
 @cache
 def _compiled(game: Game, switches: Switches) -> Any:
-    linked = {"exact_solve": game_solver(game)[1]} if dict(switches).get("SOLVE") else {}
+    linked = {"exact_solve": game_solver(game).solve} if dict(switches).get("SOLVE") else {}
     return specialise(
         _TEMPLATES, game.kernels, constants=dict(switches), inline=_INLINE, linked=linked
     )

@@ -4,7 +4,7 @@ Templates written once against the game contract's kernels (``kernels.placements
 ``outcome``, ``cell_action``; see :mod:`boardzoo.games.spec`) and compiled per game by
 :func:`compiled_vector`, together with the compiled opponents' templates
 (:mod:`boardzoo.vector.opponents`) and the game's compiled alpha-beta root search
-(:mod:`boardzoo.agents.alphabeta_kernels`) linked in for the alpha-beta opponents. A sub-env is
+(the plain search of :mod:`boardzoo.gametree`) linked in for the alpha-beta opponents. A sub-env is
 a learner playing one side against an opponent of a pool; its position is ``s0``, ``s1`` (the
 kernels' bitboards) and ``player`` to move, and its random stream is one xorshift64* state
 (:mod:`boardzoo.games.bits`), seeded from the sub-env's seed, which draws, at the start of each
@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.agents.alphabeta_kernels import compiled_alphabeta
 from boardzoo.games.bits import U1, lowest_bit_index, next_rng, rng_output
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
+from boardzoo.gametree.compile import compiled_tree
+from boardzoo.gametree.settings import PLAIN
 from boardzoo.vector.opponents import POLICY, alphabeta_cell, opponent_cell
 
 __all__ = ["compiled_vector"]
@@ -334,5 +335,5 @@ def compiled_vector(game: Game) -> dict[str, Any]:
             policy_replies,
         ),
         game.kernels,
-        linked={"search_root": compiled_alphabeta(game)["search_root"]},
+        linked={"search_root_plain": compiled_tree(game, PLAIN)["search_root_plain"]},
     )

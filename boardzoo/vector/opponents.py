@@ -7,7 +7,7 @@ of one played outside the compiled step (a policy network, say; see
 written once against the game contract's kernels (``kernels.greedy_score``; see
 :mod:`boardzoo.games.spec`) and compiled per game with the step by
 :func:`~boardzoo.vector.kernels.compiled_vector`, which links in the game's compiled alpha-beta
-root search (:mod:`boardzoo.agents.alphabeta_kernels`). Their moves are drawn from the
+root search (the plain search of :mod:`boardzoo.gametree`). Their moves are drawn from the
 sub-env's random stream.
 """
 
@@ -17,10 +17,10 @@ import types
 
 import numpy as np
 
-from boardzoo.agents.alphabeta_kernels import NUM_COUNTERS
 from boardzoo.budget import BUDGET, NO_LIMIT
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.bits import U1, lowest_bit_index, next_rng, random_set_bit, rng_output
+from boardzoo.gametree.template import NUM_COUNTERS
 
 __all__ = [
     "COMPILED_OPPONENTS",
@@ -44,7 +44,7 @@ COMPILED_OPPONENTS = f"random, greedy or alphabeta:depth=N (N from 1 to {MAX_ALP
 kernels = types.ModuleType("kernels", "placeholder for a game's compiled kernels")
 
 
-def search_root(s0, s1, player, params, root_cells, depth, counters, net):
+def search_root_plain(s0, s1, player, params, root_cells, depth, counters, net):
     """Placeholder for the game's compiled alpha-beta root search, linked into each copy."""
     raise NotImplementedError("linked by compiled_vector")
 
@@ -103,5 +103,5 @@ def alphabeta_cell(s0, s1, player, moves, depth, params, rng):
         root[j], root[k] = root[k], root[j]
     counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
     counters[BUDGET] = NO_LIMIT
-    index, _, _ = search_root(s0, s1, player, params, root[:count], depth, counters, None)
+    index, _, _ = search_root_plain(s0, s1, player, params, root[:count], depth, counters, None)
     return root[index], rng

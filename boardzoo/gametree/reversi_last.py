@@ -9,7 +9,7 @@ speed in the way of Edax's ``solve_4`` .. ``board_score_1``:
 - two and three empties: each square tried in turn, no loop over a list, no recursion but a pass;
   at three, the square alone in its quadrant first (parity);
 - four empties: the odd quadrants' squares first; a few more (:func:`search_shallow`, with the
-  stability cut-off of :mod:`boardzoo.games.reversi_stability`): a loop over the empty squares
+  stability cut-off of :mod:`boardzoo.gametree.reversi_stability`): a loop over the empty squares
   themselves, those of the quadrants with an odd number of empties first (parity), corners first
   and the squares next to them last within each (no mobility ordering: it costs more than the
   nodes it saves this near the end).
@@ -25,7 +25,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from boardzoo.games.bits import U0, U1, lowest_bit_index, popcount
-from boardzoo.games.reversi_stability import stability_cut
+from boardzoo.gametree.reversi_stability import stability_cut
 
 __all__ = [
     "NEIGHBOURS",

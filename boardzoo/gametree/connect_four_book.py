@@ -3,7 +3,7 @@
 The search takes longest near the empty board (the empty board itself takes hours), so the
 first ``depth`` moves are answered from a table instead: every position with at most ``depth``
 discs, each with its exact score in the solver's convention
-(:mod:`boardzoo.games.connect_four_solver`). A position and its mirror image have the same
+(:mod:`boardzoo.gametree.connect_four`). A position and its mirror image have the same
 score, so one key stands for both: :func:`canonical_key`, the smaller of the two positions'
 keys (``own + mask + bottom``, one per position).
 
@@ -11,7 +11,7 @@ The book is made by ``python scripts/make_connect_four_book.py``: every position
 ``depth`` discs is solved by the search (the long part, resumable), and the shallower ones
 follow from them by negamax (:func:`complete_book`); with ``--moves``, a best move of each
 position with ``depth`` discs too (its children are beyond the book, so its score alone does
-not say which move keeps it). The shipped file (``boardzoo/games/data/connect_four_book.npz``,
+not say which move keeps it). The shipped file (``boardzoo/gametree/data/connect_four_book.npz``,
 with a JSON file beside it naming the command, depth and time that made it) holds sorted keys,
 scores and those moves, read with ``allow_pickle=False``.
 """

@@ -1,39 +1,44 @@
 """Solve a position: its exact score with perfect play, a best move, and how long it took.
 
-    from boardzoo.search import solve
+    from boardzoo.gametree import solve
     result = solve(state)            # SolveResult(score=38, best_moves=(8,), nodes=..., ...)
     solve(state, exact=False)        # win, draw or loss only: a fraction of the time
     solve(state, all_moves=True)     # the exact score of every legal move
 
-A game with an exact solver of its own (:attr:`~boardzoo.games.spec.GameSpec.solver`) is solved
-by it: Reversi's scores the final disc difference, the empty squares going to the winner, as FFO
-and Edax count it; Connect Four's scores how soon the game is won, as the Connect 4 Game Solver
-does (``22 - s`` for a win with the mover's ``s``-th disc, 0 a draw, ``s - 22`` a loss to the
-opponent's ``s``-th disc), its first moves answered by its opening book. Any other catalog game
-is solved by the search core's exact negamax
-(:mod:`boardzoo.search.exact`), which scores 1 (the player to move wins), 0 or -1. Either runs
-compiled, to the end of the game; ``time_limit`` (or ``max_nodes``) makes it give up instead
-(``complete`` false): the solver reads the clock every few thousand positions.
+The depth-first search in its exact mode (:mod:`boardzoo.gametree.exact_mode`) solves every
+game, with the knowledge of the game's plug-in (:attr:`~boardzoo.games.spec.GameSpec.
+tree_plugin`) where it has one: Reversi's (:mod:`boardzoo.gametree.reversi`) scores the final
+disc difference, the empty squares going to the winner, as FFO and Edax count it; Connect
+Four's (:mod:`boardzoo.gametree.connect_four`) scores how soon the game is won, as the Connect 4
+Game Solver does (``22 - s`` for a win with the mover's ``s``-th disc, 0 a draw, ``s - 22`` a
+loss to the opponent's ``s``-th disc), its first moves answered by its opening book. Any other
+game scores 1 (the player to move wins), 0 or -1. It runs compiled, to the end of the game;
+``time_limit`` (or ``max_nodes``) makes it give up instead (``complete`` false): the solve reads
+the clock every few thousand positions.
 """
 
 from __future__ import annotations
 
-import importlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
+from functools import cache, cached_property
 from typing import Any, cast
 
 import numpy as np
 
-import boardzoo.search.exact as negamax
 from boardzoo.budget import ABORTED, NODES, new_counters
 from boardzoo.checks import check_int, check_number
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
+from boardzoo.gametree.compile import compiled_solver, tree_plugin
+from boardzoo.gametree.table import new_table
+from boardzoo.gametree.template import NUM_COUNTERS
+from boardzoo.learned.ntuple import has_net, load_net
 
 __all__ = [
+    "GameSolver",
     "SolveResult",
     "book_answer",
     "empties_of",
@@ -43,6 +48,81 @@ __all__ = [
     "solvable",
     "solve",
 ]
+
+# What an exact solve is allowed by default without a plug-in's own limit: no game knowledge,
+# so the tree grows about as the branching factor to the power of the empties (TicTacToe's 9
+# take a few milliseconds).
+DEFAULT_MAX_EMPTIES = 14
+
+
+@dataclass(frozen=True)
+class GameSolver:
+    """A game's compiled exact solve and what its plug-in says of it.
+
+    Attributes:
+        game: the game.
+        score_limit: no score is beyond it: the window ``(-score_limit, score_limit)`` is exact.
+        max_empties: what a solve is allowed by default (about what it finishes in minutes).
+        takeover_empties: where a search hands the root to the solve (0: never, by default).
+        tree_empties: where a search solves positions inside its tree (0: never, by default).
+        book_scores: the opening book's exact score of a position and of its moves, or ``None``.
+        book_move: the book's stored best move of a position, or ``None``.
+    """
+
+    game: Game
+    score_limit: int
+    max_empties: int
+    takeover_empties: int = 0
+    tree_empties: int = 0
+    book_scores: Callable[[BoardState], tuple[int, dict[int, int]] | None] | None = None
+    book_move: Callable[[BoardState], int | None] | None = None
+
+    num_counters = NUM_COUNTERS
+
+    @cached_property
+    def solve(self) -> Any:
+        """``solve(s0, s1, player, params, alpha, beta, table_keys, table_data, counters) ->
+        (score, cell)`` (:func:`boardzoo.gametree.exact_mode.solve`), compiled (or loaded from
+        numba's cache) on first use."""
+        return compiled_solver(self.game)["solve"]
+
+    @cached_property
+    def ordering_net(self) -> tuple[np.ndarray, ...] | None:
+        """The arrays of the learned evaluation that the plug-in orders moves with, where it
+        asks for one (``ORDER_NETS``) and the game ships one; else ``None``."""
+        if "learned" not in getattr(tree_plugin(self.game), "ORDER_NETS", ()):
+            return None
+        return tuple(load_net(self.game)) if has_net(self.game) else None
+
+    def runner(self) -> Callable[..., tuple[int, int]]:
+        """:attr:`solve`, with the ordering net where there is one
+        (:func:`boardzoo.gametree.exact_mode.solve_net`)."""
+        net = self.ordering_net
+        if net is None:
+            return cast("Callable[..., tuple[int, int]]", self.solve)
+        solve_net = compiled_solver(self.game)["solve_net"]
+        return lambda *args: cast("tuple[int, int]", solve_net(*args, net))
+
+    @staticmethod
+    def new_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
+        """An empty table for the solve (:func:`boardzoo.gametree.table.new_table`)."""
+        return new_table(bits)
+
+
+@cache
+def game_solver(game: Game) -> GameSolver:
+    """The game's exact solve and its plug-in's limits and book."""
+    plugin = tree_plugin(game)
+    return GameSolver(
+        game=game,
+        score_limit=int(getattr(plugin, "SCORE_LIMIT", 1)),
+        max_empties=int(getattr(plugin, "MAX_EMPTIES", DEFAULT_MAX_EMPTIES)),
+        takeover_empties=int(getattr(plugin, "TAKEOVER_EMPTIES", 0)),
+        tree_empties=int(getattr(plugin, "TREE_EMPTIES", 0)),
+        book_scores=getattr(plugin, "book_scores", None),
+        book_move=getattr(plugin, "book_move", None),
+    )
+
 
 _TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -77,21 +157,13 @@ class SolveResult:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-def game_solver(game: Game) -> tuple[ModuleType, Any]:
-    """The game's solver module (the exact negamax's without one) and its ``solve`` function."""
-    if game.spec.solver is not None:
-        module = importlib.import_module(game.spec.solver)
-        return module, module.solve
-    return negamax, negamax.compiled_exact(game)["exact_root"]
-
-
-def _table(game: Game, module: ModuleType, bits: int) -> tuple[np.ndarray, np.ndarray]:
+def _table(game: Game, solver: GameSolver, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """The solver's table for ``game``, kept between calls: what it holds are facts about
     positions (bounds of their scores), true in any later solve of the same game."""
     key = (game.file_stem, bits)
     if key not in _TABLES:
         _TABLES.clear()  # one table at a time: they are large
-        _TABLES[key] = module.new_table(bits)
+        _TABLES[key] = solver.new_table(bits)
     return _TABLES[key]
 
 
@@ -140,12 +212,13 @@ def solve(
         check_int("max_nodes", max_nodes, 1)
     if time_limit is not None:
         check_number("time_limit", time_limit)
-    module, run = game_solver(game)
-    limit_empties = module.MAX_EMPTIES if max_empties is None else max_empties
+    solver = game_solver(game)
+    run = solver.runner()
+    limit_empties = solver.max_empties if max_empties is None else max_empties
     check_int("max_empties", limit_empties, 0)
-    answer = _book_answer(module, state)
+    answer = _book_answer(solver, state)
     if answer is not None and (answer[1] or not all_moves):
-        return _from_book(state, module, answer, all_moves, table_bits, max_nodes, time_limit)
+        return _from_book(state, solver, answer, all_moves, table_bits, max_nodes, time_limit)
     empties = empties_of(state)
     if empties > limit_empties:
         raise InvalidValueError(
@@ -153,9 +226,9 @@ def solve(
             f"{limit_empties}, which the solver finishes in minutes: a solve has no clock and "
             "could run for days; raise max_empties to try anyway"
         )
-    limit = module.SCORE_LIMIT
-    keys, data = _table(game, module, table_bits)
-    counters = new_counters(module.NUM_COUNTERS, max_nodes, time_limit)
+    limit = solver.score_limit
+    keys, data = _table(game, solver, table_bits)
+    counters = new_counters(solver.num_counters, max_nodes, time_limit)
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = np.int64(state.current_player)
     window = (-limit, limit) if exact else (-1, 1)
@@ -188,9 +261,9 @@ def solve(
 def solvable(state: BoardState, max_empties: int | None = None) -> bool:
     """Whether :func:`solve` takes ``state`` (its game's opening book has it, or it has at most
     ``max_empties`` empty squares; ``None``: the solver's own ``MAX_EMPTIES``)."""
-    module, _ = game_solver(state.game)
-    limit = module.MAX_EMPTIES if max_empties is None else max_empties
-    return empties_of(state) <= limit or _book_answer(module, state) is not None
+    solver = game_solver(state.game)
+    limit = solver.max_empties if max_empties is None else max_empties
+    return empties_of(state) <= limit or _book_answer(solver, state) is not None
 
 
 def empties_of(state: BoardState) -> int:
@@ -205,14 +278,14 @@ def book_answer(state: BoardState) -> SolveResult | None:
     the score and the one best move it stores, for a position whose children are beyond it;
     ``None`` otherwise (a game without a book, a position beyond it, or one with no move
     stored: :func:`solve` then has to search)."""
-    module, _ = game_solver(state.game)
-    answer = _book_answer(module, state)
+    solver = game_solver(state.game)
+    answer = _book_answer(solver, state)
     if answer is None:
         return None
     score, moves = answer
     if moves:
         return SolveResult(score, _best_of(score, moves), 0, 0.0, True, dict(moves))
-    stored = _book_move(module, state)
+    stored = _book_move(solver, state)
     return None if stored is None else SolveResult(score, (stored,), 0, 0.0, True)
 
 
@@ -221,25 +294,23 @@ def _best_of(score: int, moves: dict[int, int]) -> tuple[int, ...]:
     return tuple(action for action, value in moves.items() if value == score)
 
 
-def _book_answer(module: ModuleType, state: BoardState) -> tuple[int, dict[int, int]] | None:
+def _book_answer(solver: GameSolver, state: BoardState) -> tuple[int, dict[int, int]] | None:
     """The game's opening book's score of ``state`` and its moves' (``{}``: beyond the book),
-    ``None`` if the solver has no book or the book not the position."""
-    booked = getattr(module, "book_scores", None)
-    if booked is None or state.is_terminal():
+    ``None`` if the game has no book or the book not the position."""
+    if solver.book_scores is None or state.is_terminal():
         return None
-    return cast("tuple[int, dict[int, int]] | None", booked(state))
+    return solver.book_scores(state)
 
 
-def _book_move(module: ModuleType, state: BoardState) -> int | None:
+def _book_move(solver: GameSolver, state: BoardState) -> int | None:
     """A best move the game's opening book stores for ``state`` (where it has no move's
-    score), ``None`` if it has none or the solver no book."""
-    stored = getattr(module, "book_move", None)
-    return None if stored is None else cast("int | None", stored(state))
+    score), ``None`` if it has none or the game no book."""
+    return None if solver.book_move is None else solver.book_move(state)
 
 
 def _from_book(
     state: BoardState,
-    module: ModuleType,
+    solver: GameSolver,
     answer: tuple[int, dict[int, int]],
     all_moves: bool,
     table_bits: int,
@@ -260,7 +331,7 @@ def _from_book(
         if all_moves:
             return SolveResult(score, best, 0, time.perf_counter() - start, True, dict(moves))
         return SolveResult(score, best[:1], 0, time.perf_counter() - start, True)
-    stored = _book_move(module, state)
+    stored = _book_move(solver, state)
     if stored is not None:
         return SolveResult(score, (stored,), 0, time.perf_counter() - start, True)
     return move_reaching(state, score, table_bits=table_bits, max_nodes=max_nodes,
@@ -284,9 +355,10 @@ def move_reaching(
         RuntimeError: no move reaches ``score`` (it is not the position's score).
     """
     game = state.game
-    module, run = game_solver(game)
-    keys, data = _table(game, module, table_bits)
-    counters = new_counters(module.NUM_COUNTERS, max_nodes, time_limit)
+    solver = game_solver(game)
+    run = solver.runner()
+    keys, data = _table(game, solver, table_bits)
+    counters = new_counters(solver.num_counters, max_nodes, time_limit)
     s0, s1 = (np.uint64(b) for b in state.bitboards())
     player = np.int64(state.current_player)
     start = time.perf_counter()

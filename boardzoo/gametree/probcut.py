@@ -3,18 +3,19 @@
 Multi-ProbCut (Buro, 1997; as in Logistello and Edax) cuts a node of a ``depth``-ply search when a
 shallow search of ``shallow_depth(depth)`` plies clears the window by ``cut_sigma`` standard
 errors of the shallow score as an estimate of the deep one. That error depends on the game and
-the evaluation, so it is measured: :mod:`boardzoo.agents.probcut_calibration` searches sample
-positions to every depth with the engine, and :func:`fit_depth` fits ``deep = a * shallow + b``
-by least squares, ``sigma`` being the residuals' standard deviation (pairs where either search
-saw the end of the game are left out). This module needs no engine; the engine reads
-:func:`probcut_sigmas` and :func:`probcut_stage_sigmas`.
+the evaluation, so it is measured: :mod:`boardzoo.gametree.probcut_calibration` searches sample
+positions to every depth with the engine's search (:mod:`boardzoo.gametree.deepening`, ProbCut
+off), and :func:`fit_depth` fits ``deep = a * shallow + b`` by least squares, ``sigma`` being the
+residuals' standard deviation (pairs where either search saw the end of the game are left out).
+This module searches nothing; the engine reads :func:`probcut_sigmas` and
+:func:`probcut_stage_sigmas`, and :func:`search_probcut` lays them out for the search.
 
 The tables ship with the learned evaluations, one JSON file per game and options,
 ``models/<game.file_stem>.probcut.json``, one entry per evaluation (``"learned"``, ``"hand"``)::
 
     {"format": "boardzoo-probcut", "version": 1, "game": "reversi", "options": {"board_size": 8},
      "evaluations": {"learned": {
-        "command": "python -m boardzoo.agents.probcut_command reversi ...", "date": "2025-...",
+        "command": "boardzoo probcut reversi ...", "date": "2025-...",
         "positions": 300, "seed": 0, "max_depth": 10, "openings": null, "random_plies": 4,
         "positions_sha256": "...", "seconds": 812.5, "complete": true,
         "depths": [{"depth": 3, "shallow": 1, "a": 0.98, "b": 12.0, "sigma": 914.2,
@@ -25,7 +26,8 @@ The tables ship with the learned evaluations, one JSON file per game and options
 ``discs`` and ``scores`` are the raw measurements (a cut-off run resumes from them);
 ``stage_sigmas`` is ``sigma`` by :data:`STAGES` bands of the pieces on the board (``null`` where
 a band had fewer than :data:`MIN_PAIRS` pairs). Files are parsed as JSON, never executed, and
-checked. :data:`COMMAND` (the agents' command line) calibrates and writes or resumes a file.
+checked. :data:`COMMAND` (``boardzoo probcut``, :mod:`boardzoo.cli.probcut`) calibrates and
+writes or resumes a file.
 """
 
 from __future__ import annotations
@@ -41,28 +43,34 @@ from typing import Any
 import numpy as np
 
 from boardzoo.errors import InvalidFileError, InvalidValueError
-from boardzoo.games.spec import WIN_SCORE, Game
+from boardzoo.games.spec import Game
+from boardzoo.gametree.template import PROBCUT_MIN_DEPTH, WIN, no_probcut
 from boardzoo.learned.ntuple import MODELS_DIR
 
 __all__ = [
-    "COMMAND", "EVALUATIONS", "FORMAT", "MAX_DEPTH", "MIN_DEPTH", "MIN_PAIRS", "STAGES",
+    "COMMAND", "DEFAULT_PROBCUT", "EVALUATIONS", "FORMAT", "MAX_DEPTH", "MIN_DEPTH",
+    "MIN_PAIRS", "STAGES",
     "VERSION", "Calibration", "DepthFit", "calibrate_command", "check_evaluation",
     "check_probcut_data", "extend_fits", "fit_depth", "fit_pairs", "load_probcut_file",
     "new_probcut_data", "probcut_file", "probcut_sigmas", "probcut_stage_sigmas",
-    "save_probcut_file", "shallow_depth", "stage_of",
+    "save_probcut_file", "search_probcut", "shallow_depth", "stage_of",
 ]  # fmt: skip
+
+# Multi-ProbCut's threshold by default where the game is calibrated, in standard errors: against
+# the depth-10 reference at 1 s a move, the engine at 1.5 reached about 14 plies and scored 57.7%
+# where 0 (10 plies) scored 30%.
+DEFAULT_PROBCUT = 1.5
 
 # The same as boardzoo.agents.engine.MAX_DEPTH (not imported: the engine reads this module).
 MAX_DEPTH = 60
-MIN_DEPTH = 3  # engine_kernels.PROBCUT_MIN_DEPTH: shallower nodes are never cut
+MIN_DEPTH = PROBCUT_MIN_DEPTH  # shallower nodes are never cut
 EVALUATIONS = ("learned", "hand")
 STAGES = 4  # bands of the number of pieces on the board for the stage tables
 MIN_PAIRS = 10  # a fit needs this many score pairs
-WIN = WIN_SCORE  # engine_kernels.WIN: a finished game scores WIN plus its margin
 FORMAT = "boardzoo-probcut"
 VERSION = 1
-# The command line that calibrates (a name only: this layer never imports the agents).
-COMMAND = "python -m boardzoo.agents.probcut_command"
+# The command line that calibrates (a name only: this layer never imports the command line).
+COMMAND = "boardzoo probcut"
 
 
 def shallow_depth(depth: int) -> int:
@@ -405,3 +413,18 @@ def probcut_stage_sigmas(game: Game, evaluation: str) -> np.ndarray:
     stage had too few pairs). Same errors as :func:`probcut_sigmas`."""
     check_evaluation(evaluation)
     return _sigmas(game, evaluation)[1]
+
+
+def search_probcut(game: Game, evaluation: str, cut: float) -> np.ndarray:
+    """The compiled search's ``probcut`` array (:func:`boardzoo.gametree.template.node`) for
+    ``game`` searched with ``evaluation``: the table's age (0: the driver sets it), the threshold
+    ``cut`` in standard errors, and :func:`probcut_stage_sigmas` by stage and depth; ``cut`` 0:
+    no multi-ProbCut (:func:`~boardzoo.gametree.template.no_probcut`, nothing read). Same errors
+    as :func:`probcut_sigmas` otherwise."""
+    check_evaluation(evaluation)
+    if isinstance(cut, bool) or not isinstance(cut, (int, float)) or not cut >= 0:
+        raise InvalidValueError(f"cut must be a number >= 0 (0 is off), got {cut!r}")
+    if cut == 0:
+        return no_probcut()
+    sigmas = probcut_stage_sigmas(game, evaluation)
+    return np.concatenate(([0.0, float(cut), float(sigmas.shape[0])], sigmas.ravel()))

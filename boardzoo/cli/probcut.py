@@ -1,12 +1,15 @@
-"""The command line of multi-ProbCut's calibration: ``python -m boardzoo.agents.probcut_command``.
+"""``boardzoo probcut``: calibrate multi-ProbCut for a game and an evaluation.
 
-It samples positions, calibrates with the engine (:mod:`boardzoo.agents.probcut_calibration`)
-and writes (or extends) the calibration file (:mod:`boardzoo.learned.probcut`'s format), saved
-after each depth (atomically: written beside it, then renamed); a run that is cut off keeps every
-depth it finished, and the same command resumes it::
+It samples positions, searches them to every depth with the engine's search
+(:mod:`boardzoo.gametree.probcut_calibration`) and writes (or extends) the calibration file
+(:mod:`boardzoo.gametree.probcut`'s format), saved after each depth (atomically: written beside
+it, then renamed); a run that is cut off keeps every depth it finished, and the same command
+resumes it::
 
-    python -m boardzoo.agents.probcut_command reversi --option board_size=8 --evaluation learned \\
+    boardzoo probcut reversi --option board_size=8 --evaluation learned \\
         --positions 300 --max-depth 10 --seed 0
+    boardzoo probcut reversi --size 4 --evaluation hand --positions 20 --max-depth 4 \\
+        --out /tmp/reversi-4x4.probcut.json
 
 A mistake (bad arguments, a malformed file, an unreadable openings file) is reported in one line
 with exit status 2, no traceback.
@@ -22,27 +25,83 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boardzoo.agents.probcut_calibration import calibrate, positions_digest, sample_positions
-from boardzoo.errors import BoardzooError, InvalidFileError, InvalidValueError
-from boardzoo.games.catalog import game_names, make_game
+from boardzoo.cli.common import add_command, add_game, add_game_options, game_options
+from boardzoo.cli.errors import UserError
+from boardzoo.errors import InvalidFileError, InvalidValueError
+from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
-from boardzoo.learned.ntuple import load_net
-from boardzoo.learned.probcut import (
+from boardzoo.gametree.probcut import (
     COMMAND,
     EVALUATIONS,
     MAX_DEPTH,
     MIN_DEPTH,
     MIN_PAIRS,
     Calibration,
+    calibrate_command,
     load_probcut_file,
     new_probcut_data,
     probcut_file,
     save_probcut_file,
 )
+from boardzoo.gametree.probcut_calibration import calibrate, positions_digest, sample_positions
+from boardzoo.learned.ntuple import load_net
 
-__all__ = ["main", "parse_moves", "read_openings"]
+if TYPE_CHECKING:
+    from boardzoo.cli.common import Commands
+
+__all__ = ["add_parser", "parse_moves", "read_openings", "run"]
+
+
+def add_parser(commands: Commands) -> argparse.ArgumentParser:
+    parser = add_command(
+        commands, "probcut", "calibrate multi-ProbCut for a game and an evaluation (resumable)"
+    )
+    parser.description = (
+        "Calibrate multi-ProbCut for a game and an evaluation: search sample positions to each "
+        "depth, fit the deep scores on the shallow ones, and write the fits to "
+        "models/<game>.probcut.json, or --out (a cut-off run resumes where it stopped)."
+    )
+    add_game(parser)
+    add_game_options(parser)
+    parser.add_argument(
+        "--evaluation",
+        choices=EVALUATIONS,
+        required=True,
+        help="the engine's evaluation to calibrate",
+    )
+    parser.add_argument("--positions", type=int, default=300, help="positions to search")
+    parser.add_argument("--max-depth", type=int, default=10, help="the deepest search")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample positions")
+    parser.add_argument(
+        "--openings",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="start the sample games from openings of FILE, one a line, XOT style (f5d6c4d3...)",
+    )
+    parser.add_argument(
+        "--random-plies",
+        type=int,
+        default=None,
+        metavar="N",
+        help="random moves after the opening (default: the game's opening "
+        "plies, 0 with --openings)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the file to write (default: the shipped one in models/)",
+    )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="measure again from depth 1 (default: resume a matching entry)",
+    )
+    return parser
 
 
 def _entry(
@@ -77,79 +136,28 @@ def _entry(
     }
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=COMMAND,
-        description="Calibrate multi-ProbCut for a game and an evaluation: search sample "
-        "positions to each depth, fit the deep scores on the shallow ones, and write the fits "
-        "to models/<game>.probcut.json (a cut-off run resumes where it stopped).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
-    parser.add_argument("game", choices=game_names(), help="the game")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="an option of the game (repeat for several), e.g. board_size=8",
-    )
-    parser.add_argument(
-        "--evaluation",
-        choices=EVALUATIONS,
-        required=True,
-        help="the engine's evaluation to calibrate",
-    )
-    parser.add_argument("--positions", type=int, default=300, help="positions to search")
-    parser.add_argument("--max-depth", type=int, default=10, help="the deepest search")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sample positions")
-    parser.add_argument(
-        "--openings",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="start the sample games from openings of FILE, one a line, XOT style (f5d6c4d3...)",
-    )
-    parser.add_argument(
-        "--random-plies",
-        type=int,
-        default=None,
-        help="random moves after the opening (default: the game's opening "
-        "plies, 0 with --openings)",
-    )
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        help="the file to write (default: the shipped one in models/)",
-    )
-    parser.add_argument(
-        "--restart",
-        action="store_true",
-        help="measure again from depth 1 (default: resume a matching entry)",
-    )
-    return parser  # fmt: skip
-
-
-def _game(args: argparse.Namespace) -> Game:
-    """The game and its options from the command line."""
-    options: dict[str, int] = {}
-    for text in args.option:
-        name, equals, value = text.partition("=")
-        if not equals or not value.strip().lstrip("-").isdigit():
-            raise InvalidValueError(f"--option {text!r}: write NAME=VALUE, e.g. board_size=8")
-        options[name.strip()] = int(value)
-    return make_game(args.game, **options)
-
-
 def _check_args(args: argparse.Namespace) -> None:
     if args.positions < MIN_PAIRS:
-        raise InvalidValueError(f"--positions {args.positions} is too few: at least {MIN_PAIRS}")
+        raise UserError(f"--positions {args.positions} is too few: at least {MIN_PAIRS}")
     if not MIN_DEPTH <= args.max_depth <= MAX_DEPTH:
-        raise InvalidValueError(f"--max-depth {args.max_depth}: give {MIN_DEPTH}..{MAX_DEPTH}")
+        raise UserError(f"--max-depth {args.max_depth}: give {MIN_DEPTH}..{MAX_DEPTH}")
     if args.seed < 0:
-        raise InvalidValueError(f"--seed {args.seed}: give a number >= 0")
+        raise UserError(f"--seed {args.seed}: give a number >= 0")
     if args.random_plies is not None and args.random_plies < 0:
-        raise InvalidValueError(f"--random-plies {args.random_plies}: give a number >= 0")
+        raise UserError(f"--random-plies {args.random_plies}: give a number >= 0")
+
+
+def _command_line(args: argparse.Namespace, game: Game) -> str:
+    """The command that measures the entry again, as the entry records it (without ``--out``
+    and ``--restart``, which change where it goes, not what it measures)."""
+    words = shlex.split(calibrate_command(game, args.evaluation))
+    words += ["--positions", str(args.positions), "--max-depth", str(args.max_depth)]
+    words += ["--seed", str(args.seed)]
+    if args.openings is not None:
+        words += ["--openings", str(args.openings)]
+    if args.random_plies is not None:
+        words += ["--random-plies", str(args.random_plies)]
+    return shlex.join(words)
 
 
 def parse_moves(game: Game, text: str) -> list[int]:
@@ -204,9 +212,10 @@ def _resumed(
     return scores, float(old["seconds"])
 
 
-def _run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     _check_args(args)
-    game = _game(args)
+    game = make_game(args.game, **game_options(args))
+    args.command_line = _command_line(args, game)
     if args.evaluation == "learned":
         load_net(game)  # a ValueError listing the games with a net
     openings: Sequence[Sequence[int]] = ()
@@ -245,39 +254,18 @@ def _run(args: argparse.Namespace) -> int:
         )
         print(f"depth {depth} done at {time.perf_counter() - begun:.1f} s{shown}", file=sys.stderr)
 
-    calibrate(
-        game,
-        args.evaluation,
-        positions,
-        args.max_depth,
-        seed=args.seed,
-        scores=scores,
-        on_depth=save,
-    )
+    try:
+        calibrate(
+            game,
+            args.evaluation,
+            positions,
+            args.max_depth,
+            seed=args.seed,
+            scores=scores,
+            on_depth=save,
+        )
+    except KeyboardInterrupt:
+        print(f"{COMMAND}: interrupted (the depths done are saved in {path})", file=sys.stderr)
+        return 130
     print(f"wrote {path}", file=sys.stderr)
     return 0
-
-
-def _error_text(error: Exception) -> str:
-    if isinstance(error, OSError) and error.filename is not None:
-        return f"cannot use {error.filename}: {(error.strerror or 'refused').lower()}"
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line (``python -m boardzoo.agents.probcut_command --help``); the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser().parse_args(argv)
-    args.command_line = shlex.join([*COMMAND.split(), *argv])
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        print(f"{COMMAND}: interrupted (the depths done are saved)", file=sys.stderr)
-        return 130
-    except (BoardzooError, ValueError, OSError) as error:
-        print(f"{COMMAND}: error: {_error_text(error)}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

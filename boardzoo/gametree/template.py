@@ -1,0 +1,411 @@
+"""The depth-first search: one negamax written once, every idea a switch, every game a plug-in.
+
+:func:`node` is fail-soft negamax alpha-beta over a position ``(x, y, player)`` whose meaning is
+the plug-in's (:mod:`boardzoo.gametree.hooks`: the game's bitboards and the side to move, or the
+mover's and the opponent's discs). It reaches the game only through the hooks (``tree_moves``,
+``tree_child``, ``tree_over``, ``tree_final``, ``tree_horizon``, ``tree_order_key`` and the
+optional ones) and the search's ideas are module constants that :func:`boardzoo.gametree.compile`
+freezes per copy (:class:`boardzoo.gametree.settings.TreeSettings` names them), so an idea that is
+off compiles to nothing:
+
+- ``TABLE``: the transposition table (:mod:`boardzoo.gametree.table`): its move first, its
+  bounds cut or narrow the window, where ``tree_table_worthy`` says the position is worth it;
+- ``PVS``: principal-variation search: every move after the first with a null window first;
+- ``ETC``: enhanced transposition cut-offs: a child the table refutes cuts at once;
+- ``KILLERS``: two killer moves a ply (the last that cut off there) are tried early;
+- ``HISTORY``: the history heuristic: a cut-off move earns ``depth**2``, which breaks ties;
+- ``VALUE_ORDER``: with :data:`SORT_DEPTH` plies or more to go, moves by the child's evaluation;
+- ``PROBCUT``: multi-ProbCut (Buro 1997): a shallow null-window search clearing the bound by a
+  calibrated margin cuts the node (:mod:`boardzoo.gametree.probcut`);
+- ``PASS_IS_PLY``: a pass uses a ply of the depth (plain alpha-beta's rule), else it is free;
+- ``EXACT``: no depth: every line to the end of the game, the plug-in's exact scores;
+- ``CHILD_ORDER``: the plug-in orders with the child at hand (``tree_ordered_child``: its key,
+  the child and the child's moves, kept for the search);
+- ``LEAF``: the plug-in's own code for the last plies (``tree_leaf``: Reversi's last empties);
+- ``BOUNDS``: the plug-in's bounds of a score (``tree_bounds``: stable discs, discs left) cut
+  or narrow the window.
+
+Every search counts its nodes in ``counters`` (:mod:`boardzoo.budget`) and gives up past the budget
+or the deadline (:func:`count_node`: looked at on the first node, then every ``CLOCK_MASK + 1``
+nodes): ``counters[ABORTED]`` is then set, every caller returns at once and nothing more is stored.
+``counters[HORIZON]`` counts positions scored by an evaluation (0 after a search: its score is
+exact) and ``counters[SELDEPTH]`` the deepest ply reached.
+
+The scratch rows (``work``, :func:`scratch`) hold each ply's ordered moves, their keys and
+children, the killers and the history; ``probcut`` holds the table's age and multi-ProbCut's
+calibration (see :func:`node`); ``net`` a learned evaluation's arrays or ``None``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzoo.budget import ABORTED, BUDGET, DEADLINE, NODES, SHARED
+from boardzoo.clock import monotonic_ns
+from boardzoo.games.bits import U1, lowest_bit_index, popcount
+from boardzoo.games.spec import WIN_SCORE
+from boardzoo.gametree.hooks import (  # the defaults: each compiled copy has its plug-in's
+    tree_bounds,
+    tree_child,
+    tree_draft,
+    tree_etc_worthy,
+    tree_final,
+    tree_horizon,
+    tree_leaf,
+    tree_moves,
+    tree_order_key,
+    tree_ordered_child,
+    tree_over,
+    tree_table_worthy,
+)
+from boardzoo.gametree.table import bucket_of, probe, store
+
+__all__ = [
+    "HORIZON",
+    "INFINITY",
+    "LOOK_AT",
+    "MAX_MOVES",
+    "MAX_PLY",
+    "NUM_COUNTERS",
+    "P_AGE",
+    "P_CUT",
+    "P_SIGMAS",
+    "P_STAGES",
+    "SELDEPTH",
+    "UNKNOWN",
+    "no_probcut",
+    "scratch",
+]
+
+# counters[...]: the budget's slots, then positions scored by an evaluation, the deepest ply, and
+# the node count at which the budget and the clock are looked at next (0: at the next node).
+HORIZON, SELDEPTH, LOOK_AT = SHARED, SHARED + 1, SHARED + 2
+NUM_COUNTERS = SHARED + 3
+MAX_PLY = 136  # longer than any game from any position (Reversi: 2 * 60 + 1 plies with passes)
+MAX_MOVES = 64  # cells of a 64-bit board
+INFINITY = np.int64(1) << 40
+WIN = WIN_SCORE
+UNKNOWN = np.uint64(0xFFFFFFFFFFFFFFFF)  # a position's moves not worked out yet
+SORT_DEPTH = 3  # VALUE_ORDER: with this many plies to go or more, moves by the child's value
+KILLER_BONUS = 1 << 20
+HISTORY_SHIFT = 4  # history scores are divided by 2**HISTORY_SHIFT in the game's order keys
+PROBCUT_MIN_DEPTH = 3
+P_AGE, P_CUT, P_STAGES, P_SIGMAS = 0, 1, 2, 3  # slots of the probcut array
+CUT_KEY = -(np.int64(1) << 50)  # the table's move: searched first
+KILLER = MAX_MOVES  # orders[ply, 0, KILLER:]: the ply's two killer moves
+_ZERO, _ONE = np.int64(0), np.int64(1)  # typed: the recursive node has one signature
+
+# The ideas, switched per compiled copy (boardzoo.gametree.compile freezes them).
+TABLE = PVS = ETC = KILLERS = HISTORY = VALUE_ORDER = PROBCUT = True
+PASS_IS_PLY = EXACT = CHILD_ORDER = LEAF = BOUNDS = False
+CLOCK_MASK = 1023
+
+
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Fresh scratch rows ``(orders, children)`` (plain NumPy: called from Python, and compiled
+    into the searches that make their own). ``orders[ply, 0, :MAX_MOVES]`` holds a ply's moves in
+    order and ``orders[ply, 1, :MAX_MOVES]`` their keys, ``orders[ply, 0, KILLER:]`` its two
+    killer moves, and the last two rows ``orders[MAX_PLY + player, 0, cell]`` the history;
+    ``children[ply, i]`` the child of the ``i``-th move (x, y, its moves). Two arrays, not five:
+    every call of the recursive search passes them."""
+    orders = np.zeros((MAX_PLY + 2, 2, MAX_MOVES + 2), dtype=np.int64)
+    orders[:MAX_PLY, 0, KILLER:] = -2
+    return orders, np.zeros((MAX_PLY, MAX_MOVES, 3), dtype=np.uint64)
+
+
+def no_probcut(age: int = 0) -> np.ndarray:
+    """The ``probcut`` array of a search without multi-ProbCut (the table's age alone)."""
+    return np.array([float(age), 0.0, 1.0, 0.0], dtype=np.float64)
+
+
+def count_node(counters):
+    """Count a node; ``True`` (and ``counters[ABORTED]`` set) once the search has given up: past
+    its node budget or its deadline, looked at from the first node on and then every
+    ``CLOCK_MASK + 1`` nodes (a plug-in's own code may count nodes in between)."""
+    counters[NODES] += 1
+    if counters[NODES] >= counters[LOOK_AT]:
+        late = counters[DEADLINE] != 0 and monotonic_ns() > counters[DEADLINE]
+        if counters[NODES] > counters[BUDGET] or late:
+            counters[ABORTED] = 1
+            return True
+        counters[LOOK_AT] = min(counters[BUDGET] + 1, counters[NODES] + CLOCK_MASK + 1)
+    return counters[ABORTED] != 0
+
+
+def order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net):
+    """Sort ``moves`` into row ``ply`` of the scratch rows, best (lowest key) first; with
+    ``CHILD_ORDER`` the children and their moves go along. Returns the count."""
+    orders, children = work
+    count = 0
+    while moves:
+        cell = lowest_bit_index(moves)
+        moves &= moves - U1
+        cx = cy = cm = UNKNOWN
+        if CHILD_ORDER:
+            key, cx, cy, cm = tree_ordered_child(x, y, player, cell, params, net)
+        elif VALUE_ORDER and depth >= SORT_DEPTH:
+            cx, cy = tree_child(x, y, player, cell, params)
+            replies = tree_moves(cx, cy, 1 - player, params)
+            key = tree_horizon(cx, cy, 1 - player, params, replies, net)
+        else:
+            key = tree_order_key(x, y, player, cell, depth, params)
+            if HISTORY:
+                key = (key << HISTORY_SHIFT) - (orders[MAX_PLY + player, 0, cell] >> HISTORY_SHIFT)
+        if cell == hash_move:
+            key = CUT_KEY
+        if KILLERS and (cell == orders[ply, 0, KILLER] or cell == orders[ply, 0, KILLER + 1]):
+            key -= KILLER_BONUS
+        i = count
+        while i > 0 and orders[ply, 1, i - 1] > key:
+            orders[ply, 0, i] = orders[ply, 0, i - 1]
+            orders[ply, 1, i] = orders[ply, 1, i - 1]
+            if CHILD_ORDER:
+                children[ply, i, 0] = children[ply, i - 1, 0]
+                children[ply, i, 1] = children[ply, i - 1, 1]
+                children[ply, i, 2] = children[ply, i - 1, 2]
+            i -= 1
+        orders[ply, 0, i] = cell
+        orders[ply, 1, i] = key
+        if CHILD_ORDER:
+            children[ply, i, 0] = cx
+            children[ply, i, 1] = cy
+            children[ply, i, 2] = cm
+        count += 1
+    return count
+
+
+def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters, work, table,
+         probcut, net):  # fmt: skip
+    """Fail-soft negamax value of the position within ``(alpha, beta)``, ``depth`` plies deep
+    (``EXACT``: to the end of the game). ``moves``: the side to move's moves, or
+    :data:`UNKNOWN`; ``passed``: 1 when the move before was a pass. ``probcut`` (float64): the
+    table's age (``P_AGE``), multi-ProbCut's threshold (``P_CUT``; 0: off), the number of game
+    stages (``P_STAGES``) and, from ``P_SIGMAS``, for each stage and each depth ``d`` (the last
+    serves deeper ones), the standard error of the shallow search's score as an estimate of the
+    depth-``d`` score."""
+    if moves == UNKNOWN:
+        moves = tree_moves(x, y, player, params)
+    if LEAF:
+        done, value = tree_leaf(x, y, player, params, alpha, beta, passed, counters)
+        if done:
+            return value
+    if count_node(counters):
+        return np.int64(0)
+    if not EXACT and ply > counters[SELDEPTH]:
+        counters[SELDEPTH] = ply
+    if not moves:
+        over, replies = tree_over(x, y, player, params, passed)
+        if over:
+            return tree_final(x, y, player, params)
+        if not EXACT and PASS_IS_PLY and depth <= 0:
+            counters[HORIZON] += 1
+            return tree_horizon(x, y, player, params, moves, net)
+        next_depth = depth - 1 if PASS_IS_PLY else depth
+        cx, cy = tree_child(x, y, player, np.int64(-1), params)
+        value = -node(
+            cx, cy, 1 - player, replies, params, next_depth, -beta, -alpha, ply + 1, _ONE,
+            counters, work, table, probcut, net,
+        )  # fmt: skip
+        return np.int64(0) if counters[ABORTED] else value
+    if not EXACT and depth <= 0:
+        counters[HORIZON] += 1
+        return tree_horizon(x, y, player, params, moves, net)
+
+    if BOUNDS:
+        lower, upper = tree_bounds(x, y, player, moves, params, alpha, ply)
+        if upper <= alpha or lower == upper:
+            return upper
+        if lower >= beta:
+            return lower
+        alpha = max(alpha, lower)
+        beta = min(beta, upper)
+
+    horizons_before = np.int64(0) if EXACT else counters[HORIZON]
+    hash_move = np.int64(-2)
+    bucket = np.int64(0)
+    keep = False
+    if TABLE:
+        keep = tree_table_worthy(x, y, params, depth)
+    if keep:
+        bucket = bucket_of(x, y, player, table)
+        found, lower, upper, stored_move, draft, exact = probe(x, y, player, bucket, table)
+        if found:
+            hash_move = stored_move
+            if exact or draft >= depth:
+                if lower >= beta or upper <= alpha or lower == upper:
+                    if not exact:
+                        counters[HORIZON] += 1  # the value rests on an evaluation
+                    return lower if lower >= beta or lower == upper else upper
+                if exact:  # narrow the window: bounds proven to the end hold here too
+                    alpha = max(alpha, lower)
+                    beta = min(beta, upper)
+
+    if PROBCUT and not EXACT:
+        cut_sigma = probcut[P_CUT]
+        if cut_sigma > 0 and depth >= PROBCUT_MIN_DEPTH and beta - alpha == 1:
+            shallow = depth // 4 * 2 + (depth & 1)  # Edax's: 3 -> 1, 4 -> 2, 5 -> 3, 6 -> 2
+            stages = np.int64(probcut[P_STAGES])
+            per_stage = (probcut.shape[0] - P_SIGMAS) // stages
+            pieces = np.int64(popcount(x | y))
+            stage = min(stages - 1, pieces * stages // np.int64(popcount(params[0])))
+            at = P_SIGMAS + stage * per_stage + min(depth, per_stage - 1)
+            margin = np.int64(cut_sigma * probcut[at])
+            if beta < WIN - 100 and alpha > -WIN + 100:
+                bound = beta + margin
+                value = node(
+                    x, y, player, moves, params, shallow, bound - 1, bound, ply, passed,
+                    counters, work, table, probcut, net,
+                )  # fmt: skip
+                if counters[ABORTED]:
+                    return np.int64(0)
+                if value >= bound:
+                    counters[HORIZON] += 1
+                    return beta
+                bound = alpha - margin
+                value = node(
+                    x, y, player, moves, params, shallow, bound, bound + 1, ply, passed,
+                    counters, work, table, probcut, net,
+                )  # fmt: skip
+                if counters[ABORTED]:
+                    return np.int64(0)
+                if value <= bound:
+                    counters[HORIZON] += 1
+                    return alpha
+
+    count = order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net)
+    orders, children = work
+    if ETC and keep and tree_etc_worthy(x, y, params, depth):
+        for i in range(count):
+            if CHILD_ORDER:
+                cx, cy = children[ply, i, 0], children[ply, i, 1]
+            else:
+                cx, cy = tree_child(x, y, player, orders[ply, 0, i], params)
+            at = bucket_of(cx, cy, 1 - player, table)
+            found, lower, upper, _, draft, exact = probe(cx, cy, 1 - player, at, table)
+            if found and (exact or draft >= depth - 1) and -upper >= beta:
+                if not exact:
+                    counters[HORIZON] += 1
+                return -upper
+
+    original_alpha = alpha
+    best = -INFINITY
+    best_move = np.int64(-1)
+    for i in range(count):
+        cell = orders[ply, 0, i]
+        if CHILD_ORDER:
+            cx, cy, cm = children[ply, i, 0], children[ply, i, 1], children[ply, i, 2]
+        else:
+            cx, cy = tree_child(x, y, player, cell, params)
+            cm = UNKNOWN
+        if i == 0 or not PVS:
+            value = -node(
+                cx, cy, 1 - player, cm, params, depth - 1, -beta, -alpha, ply + 1, _ZERO,
+                counters, work, table, probcut, net,
+            )  # fmt: skip
+        else:  # a null window first: is the move better than the best so far?
+            value = -node(
+                cx, cy, 1 - player, cm, params, depth - 1, -alpha - 1, -alpha, ply + 1, _ZERO,
+                counters, work, table, probcut, net,
+            )  # fmt: skip
+            if alpha < value < beta and not counters[ABORTED]:
+                value = -node(
+                    cx, cy, 1 - player, cm, params, depth - 1, -beta, -value, ply + 1, _ZERO,
+                    counters, work, table, probcut, net,
+                )  # fmt: skip
+        if counters[ABORTED]:
+            return np.int64(0)
+        if value > best:
+            best = value
+            best_move = cell
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    if KILLERS and orders[ply, 0, KILLER] != cell:
+                        orders[ply, 0, KILLER + 1] = orders[ply, 0, KILLER]
+                        orders[ply, 0, KILLER] = cell
+                    if HISTORY:
+                        orders[MAX_PLY + player, 0, cell] += depth * depth
+                    break
+    if keep:
+        exact = EXACT or counters[HORIZON] == horizons_before
+        draft = tree_draft(x, y, params, depth) if EXACT else depth
+        age = np.int64(probcut[P_AGE])
+        store(x, y, player, bucket, draft, exact, original_alpha, beta, best, best_move, age,
+              table)  # fmt: skip
+    return best
+
+
+def search_root(x, y, player, params, root_cells, depth, alpha, beta, counters, work, table,
+                probcut, net):  # fmt: skip
+    """Search the root moves in the given order (``-1`` is a pass) within ``(alpha, beta)``.
+
+    Returns the index of the best move, its value, and how many root moves were searched to
+    the end. The first of equally good moves wins, so the caller breaks ties by the order. When
+    the budget or the clock runs out ``counters[ABORTED]`` is set: the best of the moves
+    searched so far is returned (its value is only comparable with theirs).
+    """
+    best_index, best = 0, -INFINITY
+    counters[NODES] += 1
+    for i in range(root_cells.shape[0]):
+        cx, cy = tree_child(x, y, player, root_cells[i], params)
+        passed = _ONE if root_cells[i] < 0 else _ZERO
+        if i == 0 or not PVS:
+            value = -node(
+                cx, cy, 1 - player, UNKNOWN, params, depth - 1, -beta, -alpha, _ONE, passed,
+                counters, work, table, probcut, net,
+            )  # fmt: skip
+        else:
+            value = -node(
+                cx, cy, 1 - player, UNKNOWN, params, depth - 1, -alpha - 1, -alpha, _ONE, passed,
+                counters, work, table, probcut, net,
+            )  # fmt: skip
+            if alpha < value < beta and not counters[ABORTED]:
+                value = -node(
+                    cx, cy, 1 - player, UNKNOWN, params, depth - 1, -beta, -value, _ONE, passed,
+                    counters, work, table, probcut, net,
+                )  # fmt: skip
+        if counters[ABORTED]:
+            return best_index, best, i
+        if value > best:
+            best_index, best = i, value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    return best_index, best, i + 1
+    return best_index, best, root_cells.shape[0]
+
+
+def search_root_plain(x, y, player, params, root_cells, depth, counters, net):
+    """:func:`search_root` with the full window, fresh scratch rows and no table (the plain
+    search's, for compiled callers: the batched envs' alpha-beta opponents)."""
+    table = np.zeros((2, 4), dtype=np.uint64)
+    probcut = np.zeros(4, dtype=np.float64)
+    return search_root(
+        x,
+        y,
+        player,
+        params,
+        root_cells,
+        depth,
+        -INFINITY,
+        INFINITY,
+        counters,
+        scratch(),
+        table,
+        probcut,
+        net,
+    )
+
+
+def root_order(x, y, player, params, depth, work, table, net):
+    """The root's moves in the order a node searches them (the table's move first); a pass
+    alone (``[-1]``) when the side to move must pass."""
+    moves = tree_moves(x, y, player, params)
+    if not moves:
+        return np.full(1, -1, dtype=np.int64)
+    hash_move = np.int64(-2)
+    if TABLE:
+        bucket = bucket_of(x, y, player, table)
+        hash_move = probe(x, y, player, bucket, table)[3]
+    count = order_moves(x, y, player, params, moves, depth, 0, hash_move, work, net)
+    return work[0][0, 0, :count].copy()
