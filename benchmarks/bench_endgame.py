@@ -16,8 +16,8 @@ any score or move is wrong. With ``--record FILE`` each solved position is appen
 JSON line) as it finishes, and a position already there is not solved again (its line is printed
 from the file): a run over the long positions (#50-#59: 26-34 empties) resumes where it stopped.
 
-For comparison: a strong outside program solved #40-#49 in 201.8 s in all on a 2-core development
-machine, one thread (0.66 s for #40), 2026-11; boardzoo's solver took 310.7 s there, 1.54x
+For comparison: a strong outside program (Edax, one thread) solved #40-#49 in 201.8 s on a 2-core
+development machine in 2026-11; boardzoo's exact solve takes 160.9 s there
 (docs/guides/benchmarks.md).
 """
 

@@ -12,7 +12,7 @@ from boardzoo.budget import BUDGET
 from boardzoo.games.spec import Game
 from boardzoo.gametree.compile import compiled_tree
 from boardzoo.gametree.settings import PLAIN
-from boardzoo.gametree.template import NUM_COUNTERS, UNKNOWN, no_probcut, scratch
+from boardzoo.gametree.template import NUM_COUNTERS, UNKNOWN, scratch
 from boardzoo.search.evaluators import cell_squares
 
 
@@ -43,7 +43,6 @@ class OracleEvaluator:
         self._counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
         self._work = scratch()
         self._table = np.zeros((2, 4), dtype=np.uint64)  # the plain search keeps no table
-        self._probcut = no_probcut()
         table = cell_squares(game)
         self._square_bits = np.zeros(game.rows * game.cols, dtype=np.uint64)
         for cell in np.flatnonzero(table >= 0):
@@ -68,7 +67,7 @@ class OracleEvaluator:
             self._counters[BUDGET] = 2**62
             score = self._negamax(
                 np.uint64(s0), np.uint64(s1), player, UNKNOWN, self.game.params, 1000, -1, 1, 0,
-                0, self._counters, self._work, self._table, self._probcut, None,
+                0, self._counters, self._work, self._table, None,
             )  # fmt: skip
             self._values[key] = int(np.sign(score))
         return self._values[key]

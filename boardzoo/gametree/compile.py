@@ -21,11 +21,8 @@ from boardzoo.gametree.settings import EXACT, TreeSettings
 
 __all__ = ["NET_TYPES", "compiled_solver", "compiled_tree", "tree_plugin"]
 
-_WORK = "Tuple((i8[:, :, ::1], u8[:, :, ::1]))"
 NET_TYPES = {"none": "none", "learned": "Tuple((i8[:, ::1], i8[::1], f4[:, :, ::1]))"}
-_NODE = (
-    "i8(u8, u8, i8, u8, u8[::1], i8, i8, i8, i8, i8, i8[::1], {work}, u8[:, ::1], f8[::1], {net})"
-)
+_NODE = "i8(u8, u8, i8, u8, u8[::1], i8, i8, i8, i8, i8, i8[::1], i8[:, :, ::1], u8[:, ::1], {net})"
 
 
 def tree_plugin(game: Game) -> ModuleType | None:
@@ -62,10 +59,10 @@ def compiled_tree(
         templates += [
             exact_mode.solve_window, exact_mode.solve, exact_mode.solve_net, exact_mode._half,
         ]  # fmt: skip
-    inline = ["count_node", *(name for name in hook_functions if name != "tree_horizon")]
+    inline = ["count_node", "order_moves", *(n for n in hook_functions if n != "tree_horizon")]
     copies = specialise(templates, game.kernels, constants=constants, inline=inline)
     recursive = copies["node"]
-    signatures = [_NODE.format(work=_WORK, net=NET_TYPES[net]) for net in nets]
+    signatures = [_NODE.format(net=NET_TYPES[net]) for net in nets]
     if len(recursive.signatures) < len(signatures):
         for signature in signatures:
             recursive.compile(signature)

@@ -33,13 +33,14 @@ from boardzoo.gametree.compile import compiled_tree
 from boardzoo.gametree.settings import TreeSettings
 from boardzoo.gametree.table import new_table
 from boardzoo.gametree.template import (
+    AGE,
     HORIZON,
     INFINITY,
     MAX_PLY,
     NUM_COUNTERS,
-    P_AGE,
     P_CUT,
     SELDEPTH,
+    probcut_counters,
     scratch,
 )
 
@@ -123,7 +124,7 @@ class IterativeDeepening:
         self.table_bits = table_bits if settings.table else 1
         self.copies = compiled_tree(game, settings)
         self._table: np.ndarray | None = None
-        self._work: tuple[np.ndarray, ...] | None = None
+        self._work: np.ndarray | None = None
         self.age = 0
 
     def forget(self) -> None:
@@ -131,7 +132,7 @@ class IterativeDeepening:
         self._table = None
         self._work = None
 
-    def _scratch(self) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    def _scratch(self) -> tuple[np.ndarray, np.ndarray]:
         if self._table is None or self._work is None:
             self._table = new_table(self.table_bits)[0]
             self._work = scratch()
@@ -156,18 +157,17 @@ class IterativeDeepening:
             deadline: when the search must stop, in nanoseconds of the monotonic clock
                 (:mod:`boardzoo.clock`); 0: no clock. The first iteration has none.
             limit_ns: the move's time, for the soft limits of :class:`Deepening`.
-            probcut: the table's age and multi-ProbCut's calibration (``P_AGE``...); ``None``:
-                no multi-ProbCut, the driver's own age.
+            probcut: multi-ProbCut's calibration (the array of
+                :func:`boardzoo.gametree.probcut.search_probcut`; its age is not read: the
+                driver keeps its own); ``None``: no multi-ProbCut.
             net: a learned net's arrays for the horizon, or ``None`` for the game's evaluation.
         """
         table, work = self._scratch()
         if self.settings.history:
-            work[0][MAX_PLY:] //= 2  # old history counts for less
+            work[MAX_PLY:] //= 2  # old history counts for less
         self.age = (self.age + 1) % (1 << 30)
-        if probcut is None:
-            probcut = np.array([0.0, 0.0, 1.0, 0.0], dtype=np.float64)
-        probcut = probcut.copy()
-        probcut[P_AGE] = float(self.age)
+        cut = probcut is not None and probcut[P_CUT] > 0
+        margins = probcut_counters(probcut) if probcut is not None else np.zeros(0, np.int64)
         search_root = self.copies["search_root"]
         params = self.game.params
         how = self.deepening
@@ -176,7 +176,8 @@ class IterativeDeepening:
         nodes = 0
         begun = monotonic_ns()
         for step, depth in enumerate(depths):
-            counters = new_counters(NUM_COUNTERS)
+            counters = np.concatenate((new_counters(NUM_COUNTERS), margins))
+            counters[AGE] = self.age
             if deadline and step > 0:  # the first iteration always gives a move
                 if monotonic_ns() >= deadline:
                     break
@@ -185,15 +186,14 @@ class IterativeDeepening:
             if how.aspiration is not None and step >= 2 and abs(best_score) < WIN_SCORE // 2:
                 alpha, beta = best_score - how.aspiration, best_score + how.aspiration
             index, score, searched = search_root(
-                s0, s1, player, params, root, depth, alpha, beta, counters, work, table,
-                probcut, net,
-            )  # fmt: skip
+                s0, s1, player, params, root, depth, alpha, beta, counters, work, table, net
+            )
             if not counters[ABORTED] and not alpha < score < beta:
                 nodes += int(counters[NODES])  # outside the window: search it all again
                 counters[NODES] = 0
                 index, score, searched = search_root(
                     s0, s1, player, params, root, depth, -INFINITY, INFINITY, counters, work,
-                    table, probcut, net,
+                    table, net,
                 )  # fmt: skip
             nodes += int(counters[NODES])
             if counters[ABORTED]:
@@ -205,7 +205,7 @@ class IterativeDeepening:
             unstable = int(root[index]) != best_cell or score < best_score - how.score_drop
             best_cell, best_score, done_depth = int(root[index]), int(score), depth
             seldepth = int(counters[SELDEPTH])
-            exact = bool(counters[HORIZON] == 0) and probcut[P_CUT] == 0
+            exact = bool(counters[HORIZON] == 0) and not cut
             if exact or (forced and (deadline or how.stop_when_forced)):
                 break  # proven, or forced: more plies change nothing
             root = np.concatenate(([root[index]], np.delete(root, index)))

@@ -37,18 +37,18 @@ ZOOM = 0  # frozen per plug-in
 SCORE_LIMIT = 1
 
 
-def solve_window(x, y, player, params, alpha, beta, counters, work, table, probcut, net):
+def solve_window(x, y, player, params, alpha, beta, counters, work, table, net):
     """The score within ``(alpha, beta)`` and the best move found (``-1``: none to make)."""
     moves = tree_moves(x, y, player, params)
     if not moves:
         value = node(
             x, y, player, moves, params, DEPTH, alpha, beta, _ZERO, _ZERO, counters, work, table,
-            probcut, net,
+            net,
         )  # fmt: skip
         return value, np.int64(-1)
     cells = root_order(x, y, player, params, DEPTH, work, table, net)
     index, value, _ = search_root(
-        x, y, player, params, cells, DEPTH, alpha, beta, counters, work, table, probcut, net
+        x, y, player, params, cells, DEPTH, alpha, beta, counters, work, table, net
     )
     return value, cells[index]
 
@@ -69,11 +69,10 @@ def solve_net(s0, s1, player, params, alpha, beta, t_keys, t_data, counters, net
     if settled:
         return score, cell
     work = scratch()
-    probcut = np.zeros(4, dtype=np.float64)
     if ZOOM == 0 or alpha > -SCORE_LIMIT or beta < SCORE_LIMIT:
-        return solve_window(x, y, p, params, alpha, beta, counters, work, t_keys, probcut, net)
+        return solve_window(x, y, p, params, alpha, beta, counters, work, t_keys, net)
     if ZOOM == 1:
-        guess, move = solve_window(x, y, p, params, -1, 1, counters, work, t_keys, probcut, net)
+        guess, move = solve_window(x, y, p, params, -1, 1, counters, work, t_keys, net)
         if guess == 0:
             return guess, move  # a draw, exactly
         low, high = np.int64(-SCORE_LIMIT), np.int64(SCORE_LIMIT)
@@ -85,7 +84,7 @@ def solve_net(s0, s1, player, params, alpha, beta, t_keys, t_data, counters, net
         while low < high and not counters[ABORTED]:
             bound = guess + 1 if guess == low else guess
             guess, move = solve_window(
-                x, y, p, params, bound - 1, bound, counters, work, t_keys, probcut, net
+                x, y, p, params, bound - 1, bound, counters, work, t_keys, net
             )
             if guess < bound:
                 high = guess
@@ -101,16 +100,14 @@ def solve_net(s0, s1, player, params, alpha, beta, t_keys, t_data, counters, net
             elif middle >= 0 and _half(high) > middle:
                 middle = _half(high)
             value, move = solve_window(
-                x, y, p, params, middle, middle + 1, counters, work, t_keys, probcut, net
+                x, y, p, params, middle, middle + 1, counters, work, t_keys, net
             )
             if value <= middle:
                 high = value
             else:
                 low, best_move = value, move
     if best_move < 0 and not counters[ABORTED]:  # never failed high: a move that reaches low
-        _, best_move = solve_window(
-            x, y, p, params, low - 1, low, counters, work, t_keys, probcut, net
-        )
+        _, best_move = solve_window(x, y, p, params, low - 1, low, counters, work, t_keys, net)
     return low, best_move
 
 

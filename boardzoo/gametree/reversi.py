@@ -50,8 +50,8 @@ __all__ = [
     "TREE_EMPTIES",
 ]
 
-LEAF_EMPTIES = 6  # at most this many empties: reversi_last's search
-ETC_EMPTIES = 12  # from this many empties: enhanced transposition cutoffs
+LEAF_EMPTIES = 7  # at most this many empties: reversi_last's search
+ETC_EMPTIES = 10  # from this many empties: enhanced transposition cutoffs
 TABLE_EMPTIES = 8  # from this many empties: the transposition table
 SCORE_LIMIT = 64  # no score is beyond it: the window (-SCORE_LIMIT, SCORE_LIMIT) is exact
 # What a solve is allowed by default: FFO #49 (26 empties) takes a few minutes here.

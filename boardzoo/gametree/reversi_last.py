@@ -43,7 +43,7 @@ __all__ = [
 SCORE_BOUND = 65  # beyond any score
 NO_PASS, PASSED = 0, 1  # whether the move before was a pass
 NODES = 0  # counters[NODES]: the nodes searched
-SHALLOW_LIMIT = 8  # what search_shallow is meant for: the solver uses it up to 6 empties
+SHALLOW_LIMIT = 8  # what search_shallow is meant for: the exact solve uses it up to 7 empties
 _STEPS = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))  # the first four
 # go towards higher bits
 

@@ -32,8 +32,10 @@ nodes): ``counters[ABORTED]`` is then set, every caller returns at once and noth
 exact) and ``counters[SELDEPTH]`` the deepest ply reached.
 
 The scratch rows (``work``, :func:`scratch`) hold each ply's ordered moves, their keys and
-children, the killers and the history; ``probcut`` holds the table's age and multi-ProbCut's
-calibration (see :func:`node`); ``net`` a learned evaluation's arrays or ``None``.
+children, the killers and the history; ``counters`` also the table's age and, past
+:data:`NUM_COUNTERS`, multi-ProbCut's margins (:func:`probcut_counters`); ``net`` a learned
+evaluation's arrays or ``None``. Every array the recursive search passes on costs at each node,
+so there are four.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from boardzoo.gametree.hooks import (  # the defaults: each compiled copy has it
 from boardzoo.gametree.table import bucket_of, probe, store
 
 __all__ = [
+    "AGE",
     "HORIZON",
     "INFINITY",
     "LOOK_AT",
@@ -74,13 +77,16 @@ __all__ = [
     "SELDEPTH",
     "UNKNOWN",
     "no_probcut",
+    "probcut_counters",
     "scratch",
 ]
 
-# counters[...]: the budget's slots, then positions scored by an evaluation, the deepest ply, and
-# the node count at which the budget and the clock are looked at next (0: at the next node).
-HORIZON, SELDEPTH, LOOK_AT = SHARED, SHARED + 1, SHARED + 2
-NUM_COUNTERS = SHARED + 3
+# counters[...]: the budget's slots, then positions scored by an evaluation, the deepest ply, the
+# node count at which the budget and the clock are looked at next (0: at the next node) and the
+# age of the search (what the table's entries are marked with); past NUM_COUNTERS, multi-ProbCut's
+# stages and margins, if on (probcut_counters).
+HORIZON, SELDEPTH, LOOK_AT, AGE = SHARED, SHARED + 1, SHARED + 2, SHARED + 3
+NUM_COUNTERS = SHARED + 4
 MAX_PLY = 136  # longer than any game from any position (Reversi: 2 * 60 + 1 plies with passes)
 MAX_MOVES = 64  # cells of a 64-bit board
 INFINITY = np.int64(1) << 40
@@ -90,9 +96,10 @@ SORT_DEPTH = 3  # VALUE_ORDER: with this many plies to go or more, moves by the 
 KILLER_BONUS = 1 << 20
 HISTORY_SHIFT = 4  # history scores are divided by 2**HISTORY_SHIFT in the game's order keys
 PROBCUT_MIN_DEPTH = 3
-P_AGE, P_CUT, P_STAGES, P_SIGMAS = 0, 1, 2, 3  # slots of the probcut array
+P_AGE, P_CUT, P_STAGES, P_SIGMAS = 0, 1, 2, 3  # slots of a calibration's array (probcut_counters)
 CUT_KEY = -(np.int64(1) << 50)  # the table's move: searched first
-KILLER = MAX_MOVES  # orders[ply, 0, KILLER:]: the ply's two killer moves
+KILLER = MAX_MOVES  # orders[ply, ORDER_CELL, KILLER:]: the ply's two killer moves
+ORDER_CELL, ORDER_KEY, ORDER_X, ORDER_Y, ORDER_MOVES = 0, 1, 2, 3, 4  # rows of a ply's orders
 _ZERO, _ONE = np.int64(0), np.int64(1)  # typed: the recursive node has one signature
 
 # The ideas, switched per compiled copy (boardzoo.gametree.compile freezes them).
@@ -101,21 +108,35 @@ PASS_IS_PLY = EXACT = CHILD_ORDER = LEAF = BOUNDS = False
 CLOCK_MASK = 1023
 
 
-def scratch() -> tuple[np.ndarray, np.ndarray]:
-    """Fresh scratch rows ``(orders, children)`` (plain NumPy: called from Python, and compiled
-    into the searches that make their own). ``orders[ply, 0, :MAX_MOVES]`` holds a ply's moves in
-    order and ``orders[ply, 1, :MAX_MOVES]`` their keys, ``orders[ply, 0, KILLER:]`` its two
-    killer moves, and the last two rows ``orders[MAX_PLY + player, 0, cell]`` the history;
-    ``children[ply, i]`` the child of the ``i``-th move (x, y, its moves). Two arrays, not five:
-    every call of the recursive search passes them."""
-    orders = np.zeros((MAX_PLY + 2, 2, MAX_MOVES + 2), dtype=np.int64)
-    orders[:MAX_PLY, 0, KILLER:] = -2
-    return orders, np.zeros((MAX_PLY, MAX_MOVES, 3), dtype=np.uint64)
+def scratch() -> np.ndarray:
+    """Fresh scratch rows ``orders`` (plain NumPy: called from Python, and compiled into the
+    searches that make their own): ``orders[ply, ORDER_CELL, :MAX_MOVES]`` holds a ply's moves in
+    order, ``orders[ply, ORDER_KEY]`` their keys, ``orders[ply, ORDER_X]``, ``ORDER_Y`` and
+    ``ORDER_MOVES`` each move's child (its bitboards and moves, as int64 bit patterns);
+    ``orders[ply, ORDER_CELL, KILLER:]`` the ply's two killer moves, and the last two rows
+    ``orders[MAX_PLY + player, ORDER_CELL, cell]`` the history."""
+    orders = np.zeros((MAX_PLY + 2, 5, MAX_MOVES + 2), dtype=np.int64)
+    orders[:MAX_PLY, ORDER_CELL, KILLER:] = -2
+    return orders
 
 
 def no_probcut(age: int = 0) -> np.ndarray:
-    """The ``probcut`` array of a search without multi-ProbCut (the table's age alone)."""
+    """A calibration's array for a search without multi-ProbCut (see :func:`probcut_counters`)."""
     return np.array([float(age), 0.0, 1.0, 0.0], dtype=np.float64)
+
+
+def probcut_counters(probcut: np.ndarray) -> np.ndarray:
+    """What follows :data:`NUM_COUNTERS` in a search's counters for multi-ProbCut's calibration
+    ``probcut`` (float64: the age, unused here, the threshold ``P_CUT`` in standard errors, 0
+    off; the number of game stages ``P_STAGES``; from ``P_SIGMAS``, for each stage and each depth
+    ``d`` from 0, the last serving deeper ones, the standard error of the shallow search's score
+    as an estimate of the depth-``d`` score): nothing when it is off, else the number of stages
+    and each margin, the threshold times the error, in the evaluation's units (truncated)."""
+    cut = float(probcut[P_CUT])
+    if cut <= 0:
+        return np.zeros(0, dtype=np.int64)
+    margins = (cut * probcut[P_SIGMAS:]).astype(np.int64)
+    return np.concatenate(([np.int64(probcut[P_STAGES])], margins))
 
 
 def count_node(counters):
@@ -135,7 +156,7 @@ def count_node(counters):
 def order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net):
     """Sort ``moves`` into row ``ply`` of the scratch rows, best (lowest key) first; with
     ``CHILD_ORDER`` the children and their moves go along. Returns the count."""
-    orders, children = work
+    orders = work
     count = 0
     while moves:
         cell = lowest_bit_index(moves)
@@ -150,8 +171,9 @@ def order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net):
         else:
             key = tree_order_key(x, y, player, cell, depth, params)
             if HISTORY:
-                key = (key << HISTORY_SHIFT) - (orders[MAX_PLY + player, 0, cell] >> HISTORY_SHIFT)
-        if cell == hash_move:
+                earned = orders[MAX_PLY + player, ORDER_CELL, cell]
+                key = (key << HISTORY_SHIFT) - (earned >> HISTORY_SHIFT)
+        if TABLE and cell == hash_move:
             key = CUT_KEY
         if KILLERS and (cell == orders[ply, 0, KILLER] or cell == orders[ply, 0, KILLER + 1]):
             key -= KILLER_BONUS
@@ -160,29 +182,26 @@ def order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net):
             orders[ply, 0, i] = orders[ply, 0, i - 1]
             orders[ply, 1, i] = orders[ply, 1, i - 1]
             if CHILD_ORDER:
-                children[ply, i, 0] = children[ply, i - 1, 0]
-                children[ply, i, 1] = children[ply, i - 1, 1]
-                children[ply, i, 2] = children[ply, i - 1, 2]
+                orders[ply, ORDER_X, i] = orders[ply, ORDER_X, i - 1]
+                orders[ply, ORDER_Y, i] = orders[ply, ORDER_Y, i - 1]
+                orders[ply, ORDER_MOVES, i] = orders[ply, ORDER_MOVES, i - 1]
             i -= 1
         orders[ply, 0, i] = cell
         orders[ply, 1, i] = key
         if CHILD_ORDER:
-            children[ply, i, 0] = cx
-            children[ply, i, 1] = cy
-            children[ply, i, 2] = cm
+            orders[ply, ORDER_X, i] = np.int64(cx)
+            orders[ply, ORDER_Y, i] = np.int64(cy)
+            orders[ply, ORDER_MOVES, i] = np.int64(cm)
         count += 1
     return count
 
 
 def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters, work, table,
-         probcut, net):  # fmt: skip
+         net):  # fmt: skip
     """Fail-soft negamax value of the position within ``(alpha, beta)``, ``depth`` plies deep
     (``EXACT``: to the end of the game). ``moves``: the side to move's moves, or
-    :data:`UNKNOWN`; ``passed``: 1 when the move before was a pass. ``probcut`` (float64): the
-    table's age (``P_AGE``), multi-ProbCut's threshold (``P_CUT``; 0: off), the number of game
-    stages (``P_STAGES``) and, from ``P_SIGMAS``, for each stage and each depth ``d`` (the last
-    serves deeper ones), the standard error of the shallow search's score as an estimate of the
-    depth-``d`` score."""
+    :data:`UNKNOWN`; ``passed``: 1 when the move before was a pass. Multi-ProbCut is on when
+    ``counters`` goes on past :data:`NUM_COUNTERS` (:func:`probcut_counters`)."""
     if moves == UNKNOWN:
         moves = tree_moves(x, y, player, params)
     if LEAF:
@@ -204,7 +223,7 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
         cx, cy = tree_child(x, y, player, np.int64(-1), params)
         value = -node(
             cx, cy, 1 - player, replies, params, next_depth, -beta, -alpha, ply + 1, _ONE,
-            counters, work, table, probcut, net,
+            counters, work, table, net,
         )  # fmt: skip
         return np.int64(0) if counters[ABORTED] else value
     if not EXACT and depth <= 0:
@@ -240,21 +259,19 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
                     alpha = max(alpha, lower)
                     beta = min(beta, upper)
 
-    if PROBCUT and not EXACT:
-        cut_sigma = probcut[P_CUT]
-        if cut_sigma > 0 and depth >= PROBCUT_MIN_DEPTH and beta - alpha == 1:
+    if PROBCUT and not EXACT:  # noqa: SIM102 (the switch alone: a copy without it has no code)
+        if counters.shape[0] > NUM_COUNTERS and depth >= PROBCUT_MIN_DEPTH and beta - alpha == 1:
             shallow = depth // 4 * 2 + (depth & 1)  # Edax's: 3 -> 1, 4 -> 2, 5 -> 3, 6 -> 2
-            stages = np.int64(probcut[P_STAGES])
-            per_stage = (probcut.shape[0] - P_SIGMAS) // stages
+            stages = counters[NUM_COUNTERS]
+            per_stage = (counters.shape[0] - NUM_COUNTERS - 1) // stages
             pieces = np.int64(popcount(x | y))
             stage = min(stages - 1, pieces * stages // np.int64(popcount(params[0])))
-            at = P_SIGMAS + stage * per_stage + min(depth, per_stage - 1)
-            margin = np.int64(cut_sigma * probcut[at])
+            margin = counters[NUM_COUNTERS + 1 + stage * per_stage + min(depth, per_stage - 1)]
             if beta < WIN - 100 and alpha > -WIN + 100:
                 bound = beta + margin
                 value = node(
                     x, y, player, moves, params, shallow, bound - 1, bound, ply, passed,
-                    counters, work, table, probcut, net,
+                    counters, work, table, net,
                 )  # fmt: skip
                 if counters[ABORTED]:
                     return np.int64(0)
@@ -264,7 +281,7 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
                 bound = alpha - margin
                 value = node(
                     x, y, player, moves, params, shallow, bound, bound + 1, ply, passed,
-                    counters, work, table, probcut, net,
+                    counters, work, table, net,
                 )  # fmt: skip
                 if counters[ABORTED]:
                     return np.int64(0)
@@ -273,11 +290,11 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
                     return alpha
 
     count = order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net)
-    orders, children = work
+    orders = work
     if ETC and keep and tree_etc_worthy(x, y, params, depth):
         for i in range(count):
             if CHILD_ORDER:
-                cx, cy = children[ply, i, 0], children[ply, i, 1]
+                cx, cy = np.uint64(orders[ply, ORDER_X, i]), np.uint64(orders[ply, ORDER_Y, i])
             else:
                 cx, cy = tree_child(x, y, player, orders[ply, 0, i], params)
             at = bucket_of(cx, cy, 1 - player, table)
@@ -293,24 +310,25 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
     for i in range(count):
         cell = orders[ply, 0, i]
         if CHILD_ORDER:
-            cx, cy, cm = children[ply, i, 0], children[ply, i, 1], children[ply, i, 2]
+            cx, cy = np.uint64(orders[ply, ORDER_X, i]), np.uint64(orders[ply, ORDER_Y, i])
+            cm = np.uint64(orders[ply, ORDER_MOVES, i])
         else:
             cx, cy = tree_child(x, y, player, cell, params)
             cm = UNKNOWN
         if i == 0 or not PVS:
             value = -node(
                 cx, cy, 1 - player, cm, params, depth - 1, -beta, -alpha, ply + 1, _ZERO,
-                counters, work, table, probcut, net,
+                counters, work, table, net,
             )  # fmt: skip
         else:  # a null window first: is the move better than the best so far?
             value = -node(
                 cx, cy, 1 - player, cm, params, depth - 1, -alpha - 1, -alpha, ply + 1, _ZERO,
-                counters, work, table, probcut, net,
+                counters, work, table, net,
             )  # fmt: skip
             if alpha < value < beta and not counters[ABORTED]:
                 value = -node(
                     cx, cy, 1 - player, cm, params, depth - 1, -beta, -value, ply + 1, _ZERO,
-                    counters, work, table, probcut, net,
+                    counters, work, table, net,
                 )  # fmt: skip
         if counters[ABORTED]:
             return np.int64(0)
@@ -324,19 +342,19 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
                         orders[ply, 0, KILLER + 1] = orders[ply, 0, KILLER]
                         orders[ply, 0, KILLER] = cell
                     if HISTORY:
-                        orders[MAX_PLY + player, 0, cell] += depth * depth
+                        orders[MAX_PLY + player, ORDER_CELL, cell] += depth * depth
                     break
     if keep:
         exact = EXACT or counters[HORIZON] == horizons_before
         draft = tree_draft(x, y, params, depth) if EXACT else depth
-        age = np.int64(probcut[P_AGE])
+        age = counters[AGE]
         store(x, y, player, bucket, draft, exact, original_alpha, beta, best, best_move, age,
               table)  # fmt: skip
     return best
 
 
 def search_root(x, y, player, params, root_cells, depth, alpha, beta, counters, work, table,
-                probcut, net):  # fmt: skip
+                net):  # fmt: skip
     """Search the root moves in the given order (``-1`` is a pass) within ``(alpha, beta)``.
 
     Returns the index of the best move, its value, and how many root moves were searched to
@@ -352,17 +370,17 @@ def search_root(x, y, player, params, root_cells, depth, alpha, beta, counters, 
         if i == 0 or not PVS:
             value = -node(
                 cx, cy, 1 - player, UNKNOWN, params, depth - 1, -beta, -alpha, _ONE, passed,
-                counters, work, table, probcut, net,
+                counters, work, table, net,
             )  # fmt: skip
         else:
             value = -node(
                 cx, cy, 1 - player, UNKNOWN, params, depth - 1, -alpha - 1, -alpha, _ONE, passed,
-                counters, work, table, probcut, net,
+                counters, work, table, net,
             )  # fmt: skip
             if alpha < value < beta and not counters[ABORTED]:
                 value = -node(
                     cx, cy, 1 - player, UNKNOWN, params, depth - 1, -beta, -value, _ONE, passed,
-                    counters, work, table, probcut, net,
+                    counters, work, table, net,
                 )  # fmt: skip
         if counters[ABORTED]:
             return best_index, best, i
@@ -379,22 +397,10 @@ def search_root_plain(x, y, player, params, root_cells, depth, counters, net):
     """:func:`search_root` with the full window, fresh scratch rows and no table (the plain
     search's, for compiled callers: the batched envs' alpha-beta opponents)."""
     table = np.zeros((2, 4), dtype=np.uint64)
-    probcut = np.zeros(4, dtype=np.float64)
     return search_root(
-        x,
-        y,
-        player,
-        params,
-        root_cells,
-        depth,
-        -INFINITY,
-        INFINITY,
-        counters,
-        scratch(),
-        table,
-        probcut,
+        x, y, player, params, root_cells, depth, -INFINITY, INFINITY, counters, scratch(), table,
         net,
-    )
+    )  # fmt: skip
 
 
 def root_order(x, y, player, params, depth, work, table, net):
@@ -408,4 +414,4 @@ def root_order(x, y, player, params, depth, work, table, net):
         bucket = bucket_of(x, y, player, table)
         hash_move = probe(x, y, player, bucket, table)[3]
     count = order_moves(x, y, player, params, moves, depth, 0, hash_move, work, net)
-    return work[0][0, 0, :count].copy()
+    return work[0, ORDER_CELL, :count].copy()

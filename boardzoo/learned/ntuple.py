@@ -114,11 +114,28 @@ def ntuple_sum(digits, stage, cells, table, weights):
 
 
 @njit(cache=True, nogil=True)
+def ntuple_sum_bits(own, opp, stage, cells, table, weights):
+    """:func:`ntuple_sum` read from the bitboards themselves (no digits array to allocate)."""
+    total = 0.0
+    for i in range(cells.shape[0]):
+        index = 0
+        for j in range(cells.shape[1]):
+            cell = cells[i, j]
+            digit = 0
+            if cell >= 0:
+                shift = np.uint64(cell)
+                digit = np.int64((own >> shift) & U1) + 2 * np.int64((opp >> shift) & U1)
+            index = 3 * index + digit
+        total += weights[stage, table[i], index]
+    return total
+
+
+@njit(cache=True, nogil=True)
 def ntuple_value_arrays(s0, s1, player, params, cells, table, weights):
     """:func:`ntuple_value` with the net's three arrays passed one by one."""
     own, opp = (s0, s1) if player == 0 else (s1, s0)
     stage = stage_of(s0, s1, params, weights.shape[0])
-    return np.tanh(ntuple_sum(board_digits(own, opp), stage, cells, table, weights))
+    return np.tanh(ntuple_sum_bits(own, opp, stage, cells, table, weights))
 
 
 @njit(cache=True, nogil=True)
