@@ -17,7 +17,7 @@ JSON line) as it finishes, and a position already there is not solved again (its
 from the file): a run over the long positions (#50-#59: 26-34 empties) resumes where it stopped.
 
 For comparison: a strong outside program (Edax, one thread) solved #40-#49 in 201.8 s on a 2-core
-development machine in 2026-11; boardzoo's exact solve takes 160.9 s there
+development machine in 2026-11; boardzoo's exact solve takes 147.5 s there
 (docs/guides/benchmarks.md).
 """
 

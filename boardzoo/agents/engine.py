@@ -104,7 +104,7 @@ class EngineAgent(Agent):
         net: an n-tuple net file (``.npz``, :mod:`boardzoo.learned.ntuple`) to evaluate with
             in place of the game's shipped one (implies the learned evaluation).
         table_bits: the transposition table holds ``2**table_bits`` entries (10 to 26; 20 takes
-            40 MB).
+            32 MB).
         seed: seed of the tie-breaking between equally good root moves.
     """
 

@@ -192,8 +192,8 @@ def solve(
         all_moves: also score every legal move exactly (every best move is then listed).
         table_bits: the solver's transposition table holds ``2**table_bits`` entries.
         max_empties: refuse positions with more empty squares than this; ``None``: the
-            solver's own ``MAX_EMPTIES``, about what it finishes in minutes (Reversi's: 30;
-            the exact negamax's: 14): a position far beyond that would run for days.
+            plug-in's ``MAX_EMPTIES``, about what it finishes in minutes (Reversi's: 30;
+            without a plug-in: 14): a position far beyond that would run for days.
         max_nodes: give up after about this many positions (a result with ``complete``
             false); ``None``: no limit.
         time_limit: give up after this many seconds (within a millisecond or so; a result with

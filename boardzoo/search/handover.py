@@ -11,10 +11,10 @@ Two places hand a position to the solver (:mod:`boardzoo.gametree.solve`):
   proven (MCTS-Solver's bounds: win, draw or loss) instead of a playout's or a network's guess.
   Each thread solves with a table of its own (:func:`solver_tables`).
 
-The defaults come from the game's solver module (``TAKEOVER_EMPTIES``: what it finishes in
-about a second; ``TREE_EMPTIES``: what it finishes in well under a millisecond, about a
-simulation's cost): :func:`default_empties`. A game without a solver of its own is solved by the
-exact negamax, which these defaults leave off.
+The defaults come from the game's depth-first plug-in (``TAKEOVER_EMPTIES``: what its exact
+solve finishes in about a second; ``TREE_EMPTIES``: what it finishes in well under a millisecond,
+about a simulation's cost): :func:`default_empties`. A game without a plug-in is solved with the
+hooks' defaults, which these defaults leave off.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def no_solver_tables(threads: int = 1) -> SolverTables:
 
 
 def default_empties(game: Game) -> tuple[int, int]:
-    """``(exact_empties, solve_empties)`` by default for ``game``: its own solver's
+    """``(exact_empties, solve_empties)`` by default for ``game``: its plug-in's
     ``TAKEOVER_EMPTIES`` and ``TREE_EMPTIES``; ``(0, 0)`` for a game without one."""
     solver = game_solver(game)
     return solver.takeover_empties, solver.tree_empties
