@@ -51,7 +51,8 @@ def compiled_tree(
         )
         constants.update(plugin.CONSTANTS)
     templates = [
-        template.count_node, template.scratch, template.order_moves, template.node,
+        template.count_node, template.scratch, template.order_moves, template.table_cut,
+        template.etc_cut, template.node,
         template.search_root, template.search_root_plain, template.root_order,
         *hook_functions.values(),
     ]  # fmt: skip
@@ -59,7 +60,8 @@ def compiled_tree(
         templates += [
             exact_mode.solve_window, exact_mode.solve, exact_mode.solve_net, exact_mode._half,
         ]  # fmt: skip
-    inline = ["count_node", "order_moves", *(n for n in hook_functions if n != "tree_horizon")]
+    inline = ["count_node", "order_moves", "table_cut", "etc_cut"]
+    inline += [name for name in hook_functions if name != "tree_horizon"]
     copies = specialise(templates, game.kernels, constants=constants, inline=inline)
     recursive = copies["node"]
     signatures = [_NODE.format(net=NET_TYPES[net]) for net in nets]

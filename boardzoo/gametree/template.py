@@ -196,6 +196,42 @@ def order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net):
     return count
 
 
+def table_cut(x, y, player, bucket, depth, alpha, beta, table, counters):
+    """What the table says of a position to search ``depth`` plies within ``(alpha, beta)``:
+    ``(done, value, alpha, beta, move)``: whether its bounds settle the search (then its value),
+    the window they narrow it to (bounds proven to the end of the game narrow it at any depth)
+    and the move to try first (-2: none)."""
+    found, lower, upper, move, draft, exact = probe(x, y, player, bucket, table)
+    if found and (exact or draft >= depth):
+        if lower >= beta or upper <= alpha or lower == upper:
+            if not exact:
+                counters[HORIZON] += 1  # the value rests on an evaluation
+            return True, lower if lower >= beta or lower == upper else upper, alpha, beta, move
+        if exact:
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
+    return False, np.int64(0), alpha, beta, move
+
+
+def etc_cut(x, y, player, params, count, depth, beta, ply, counters, work, table):
+    """Enhanced transposition cut-off: ``(True, value)`` when the table refutes one of the
+    ``count`` moves ordered in row ``ply`` (its child scores at least ``beta`` for the side to
+    move), else ``(False, 0)``."""
+    orders = work
+    for i in range(count):
+        if CHILD_ORDER:
+            cx, cy = np.uint64(orders[ply, ORDER_X, i]), np.uint64(orders[ply, ORDER_Y, i])
+        else:
+            cx, cy = tree_child(x, y, player, orders[ply, ORDER_CELL, i], params)
+        at = bucket_of(cx, cy, 1 - player, table)
+        found, _, upper, _, draft, exact = probe(cx, cy, 1 - player, at, table)
+        if found and (exact or draft >= depth - 1) and -upper >= beta:
+            if not exact:
+                counters[HORIZON] += 1
+            return True, -upper
+    return False, np.int64(0)
+
+
 def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters, work, table,
          net):  # fmt: skip
     """Fail-soft negamax value of the position within ``(alpha, beta)``, ``depth`` plies deep
@@ -247,17 +283,11 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
         keep = tree_table_worthy(x, y, params, depth)
     if keep:
         bucket = bucket_of(x, y, player, table)
-        found, lower, upper, stored_move, draft, exact = probe(x, y, player, bucket, table)
-        if found:
-            hash_move = stored_move
-            if exact or draft >= depth:
-                if lower >= beta or upper <= alpha or lower == upper:
-                    if not exact:
-                        counters[HORIZON] += 1  # the value rests on an evaluation
-                    return lower if lower >= beta or lower == upper else upper
-                if exact:  # narrow the window: bounds proven to the end hold here too
-                    alpha = max(alpha, lower)
-                    beta = min(beta, upper)
+        done, value, alpha, beta, hash_move = table_cut(
+            x, y, player, bucket, depth, alpha, beta, table, counters
+        )
+        if done:
+            return value
 
     if PROBCUT and not EXACT:  # noqa: SIM102 (the switch alone: a copy without it has no code)
         if counters.shape[0] > NUM_COUNTERS and depth >= PROBCUT_MIN_DEPTH and beta - alpha == 1:
@@ -292,17 +322,9 @@ def node(x, y, player, moves, params, depth, alpha, beta, ply, passed, counters,
     count = order_moves(x, y, player, params, moves, depth, ply, hash_move, work, net)
     orders = work
     if ETC and keep and tree_etc_worthy(x, y, params, depth):
-        for i in range(count):
-            if CHILD_ORDER:
-                cx, cy = np.uint64(orders[ply, ORDER_X, i]), np.uint64(orders[ply, ORDER_Y, i])
-            else:
-                cx, cy = tree_child(x, y, player, orders[ply, 0, i], params)
-            at = bucket_of(cx, cy, 1 - player, table)
-            found, lower, upper, _, draft, exact = probe(cx, cy, 1 - player, at, table)
-            if found and (exact or draft >= depth - 1) and -upper >= beta:
-                if not exact:
-                    counters[HORIZON] += 1
-                return -upper
+        done, value = etc_cut(x, y, player, params, count, depth, beta, ply, counters, work, table)
+        if done:
+            return value
 
     original_alpha = alpha
     best = -INFINITY
