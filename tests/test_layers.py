@@ -383,3 +383,17 @@ def test_the_package_check_fails_on_a_new_import_upwards(monkeypatch):
                        r"reversi imports boardzoo\.arena\.match: layer 'games' imports the "
                        r"higher 'arena'"):  # fmt: skip
         test_every_import_goes_to_the_same_layer_or_a_lower_one()
+
+
+def test_the_rules_import_nothing_but_the_rules_and_the_error_family():
+    """``boardzoo.games`` holds rules only: the depth-first knowledge of a game (its solver, its
+    book, its endgame code) is its plug-in under ``boardzoo.gametree``, named by a string."""
+    known = module_names(PACKAGE_DIR)
+    outside = [
+        f"{path.relative_to(PACKAGE_DIR.parent).as_posix()}:{line}: {name}"
+        for module, path in known.items()
+        if module.startswith("boardzoo.games")
+        for line, name in imports_of(path, module, known, "boardzoo")
+        if not (name == "boardzoo.errors" or name.startswith("boardzoo.games"))
+    ]
+    assert not outside, outside
