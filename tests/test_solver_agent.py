@@ -132,7 +132,7 @@ def test_a_solve_the_clock_cuts_is_played_by_the_engine_and_the_game_goes_on(mon
     import boardzoo.agents.engine as engine_module
     import boardzoo.budget as budget
 
-    four = from_columns("445354332211")  # the case: just past the opening book, 12 discs
+    four = from_columns("445354332211")  # just past the opening book, 12 discs: solves can be slow
     agent = SolverAgent(time_limit=1.0, seed=0)
     reversi = SolverAgent(time_limit=0.5, max_empties=64, seed=1)  # every solve tried
     agent.prepare(four.game)
