@@ -23,6 +23,10 @@ NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
         "needs the 'rl' extra (stable-baselines3, sb3-contrib): pip install -e '.[rl]'",
     ),
     "ray": (("ray",), "needs the 'ray' extra: pip install -e '.[ray]'"),
+    "openspiel": (
+        ("pyspiel",),
+        "needs the 'openspiel' extra (OpenSpiel): pip install -e '.[openspiel]'",
+    ),
     "docs": (
         ("mkdocs", "material", "mkdocstrings_handlers.python"),
         "needs the 'docs' extra (mkdocs, mkdocs-material, mkdocstrings): pip install -e '.[docs]'",

@@ -39,7 +39,11 @@ TIMEOUT = 300
 # Pages whose examples take over 20 s together (measured on the 2-core machine).
 SLOW_PAGES = {"docs/tutorials/rl-pipeline.md", "docs/tutorials/agent-vs-agent.md"}
 # Pages whose examples need an optional dependency: its marker (skipped without it, conftest.py).
-PAGE_NEEDS = {"docs/guides/environments.md": "rl", "docs/tutorials/rl-pipeline.md": "rl"}
+PAGE_NEEDS = {
+    "docs/guides/environments.md": "rl",
+    "docs/tutorials/rl-pipeline.md": "rl",
+    "docs/guides/other-libraries.md": "openspiel",
+}
 
 _FENCE = re.compile(r"^```(\S*)\s*$")
 _MARKER = re.compile(r"^<!--\s*docs-test:\s*(.*?)\s*-->\s*$")

@@ -8,6 +8,8 @@ PettingZoo's ``tictactoe_v3`` numbers its squares column by column::
     2 5 8
 
 and its lines are ``Board.winning_combinations``; ``connect_four_v3``'s action is the column.
+``agent.act(env)`` reads these two envs as the catalog's positions (tests/test_interop.py); here
+the search goes through clones of the env (:class:`AECGameState`), as for any other env.
 Every position below is reached by stepping the env as users get it (``env()``, wrapped), and
 its answer is neither the first nor the last legal action.
 """
@@ -120,7 +122,8 @@ def test_foreign_mcts_takes_the_win_in_one(case: str, seed: int) -> None:
     game, moves, answer, _ = WINS[case]
     env = played(game, moves)
     before = seen(env)
-    assert MCTSAgent(budget=Budget(simulations=SIMULATIONS), seed=seed).act(env) == answer
+    clones = AECGameState.from_env(env)
+    assert MCTSAgent(budget=Budget(simulations=SIMULATIONS), seed=seed).act(clones) == answer
     assert_same(before, env)
     mover = env.agent_selection
     env.step(answer)  # the env plays on from where it was
@@ -133,7 +136,8 @@ def test_foreign_mcts_blocks_the_only_threat(case: str, seed: int) -> None:
     game, moves, answer = BLOCKS[case]
     env = played(game, moves)
     before = seen(env)
-    assert MCTSAgent(budget=Budget(simulations=SIMULATIONS), seed=seed).act(env) == answer
+    clones = AECGameState.from_env(env)
+    assert MCTSAgent(budget=Budget(simulations=SIMULATIONS), seed=seed).act(clones) == answer
     assert_same(before, env)
 
 

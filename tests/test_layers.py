@@ -56,6 +56,9 @@ LAYERS: list[tuple[str, list[str]]] = [
             "boardzoo.games",
         ],
     ),
+    # Other libraries' games (PettingZoo's classic envs, OpenSpiel's states) read as the
+    # catalog's positions: what the solve, the agents and the accuracy measures take.
+    ("interop", ["boardzoo.interop"]),
     ("learned", ["boardzoo.learned"]),
     ("gametree", ["boardzoo.gametree"]),
     ("search", ["boardzoo.search"]),
@@ -238,7 +241,8 @@ def test_the_table_names_every_member_of_the_package_once():
     in_package = {member_of(module) for module in module_names(PACKAGE_DIR)}
     assert set(members) == in_package
     assert [name for name, _ in LAYERS] == [
-        "errors", "games", "learned", "gametree", "search", "agents", "envs and vector", "arena",
+        "errors", "games", "interop", "learned", "gametree", "search", "agents", "envs and vector",
+        "arena",
         "accuracy",
         "ui, rl, az and fit (training)", "cli", "experiments",
     ]  # fmt: skip

@@ -5,7 +5,8 @@ score of every legal move, made from games of varied strength (:mod:`~boardzoo.a
 :func:`~boardzoo.accuracy.measure.measure_accuracy` gives the share of positions where an agent's
 move keeps the game's result and where it has the best score, with 95% intervals;
 :func:`~boardzoo.accuracy.measure.measure_policy` the same for a network's policy alone, in
-batches.
+batches. :func:`~boardzoo.accuracy.making.label_positions` labels positions of one's own,
+PettingZoo's classic envs' and OpenSpiel's states among them.
 ``python benchmarks/accuracy.py GAME SPEC [SPEC ...]`` prints them for any agents.
 """
 
@@ -18,7 +19,7 @@ from boardzoo.accuracy.labelled import (
     shipped_set_path,
     write_header,
 )
-from boardzoo.accuracy.making import PAIRINGS, LabelledSetSettings, make_labelled
+from boardzoo.accuracy.making import PAIRINGS, LabelledSetSettings, label_positions, make_labelled
 from boardzoo.accuracy.measure import Accuracy, Share, measure_accuracy, measure_policy
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "LabelledSetSettings",
     "Share",
     "append_positions",
+    "label_positions",
     "make_labelled",
     "measure_accuracy",
     "measure_policy",

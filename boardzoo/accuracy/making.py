@@ -11,14 +11,16 @@ file goes on from the next game.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from boardzoo.accuracy.labelled import (
     LabelledPosition,
+    LabelledSet,
     append_positions,
     read_labelled,
     write_header,
@@ -29,8 +31,9 @@ from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import empties_of, solvable, solve
+from boardzoo.interop import catalog_position, is_openspiel_state, known_elsewhere, moves_to
 
-__all__ = ["PAIRINGS", "LabelledSetSettings", "make_labelled"]
+__all__ = ["PAIRINGS", "LabelledSetSettings", "label_positions", "make_labelled"]
 
 # Who plays the games, weak to strong: the positions of a learner's games against anyone.
 PAIRINGS: tuple[tuple[str, str], ...] = (
@@ -154,6 +157,64 @@ def make_labelled(
             log(f"game {index} ({' vs '.join(pairing)}): {count}/{config.positions} positions")
         index += 1
     return count
+
+
+def label_positions(
+    positions: Iterable[Any], source: str = "", max_empties: int | None = None
+) -> LabelledSet:
+    """A labelled set of the given positions, each move scored by the exact solver, for
+    :func:`~boardzoo.accuracy.measure.measure_accuracy`.
+
+    Args:
+        positions: positions of one game: boardzoo states or envs, PettingZoo's own
+            ``connect_four_v3`` or ``tictactoe_v3`` envs, OpenSpiel ``tic_tac_toe``,
+            ``connect_four`` or ``othello`` states (:mod:`boardzoo.interop`), in play.
+        source: what the positions are, kept with each.
+        max_empties: the solver's limit (``None``: its own, see
+            :func:`~boardzoo.gametree.solve.solve`).
+
+    Raises:
+        ValueError: a position no game of the catalog reads, over, of another game than the
+            first's, or whose moves from the start cannot be found; before any solve.
+    """
+    given = list(positions)
+    states = [_readable(thing, number) for number, thing in enumerate(given, start=1)]
+    if not states:
+        raise InvalidValueError("label_positions needs at least one position")
+    game = states[0].game
+    histories: list[list[int]] = []
+    for number, (thing, state) in enumerate(zip(given, states, strict=True), start=1):
+        if state.game != game:
+            raise InvalidValueError(
+                f"position {number} is of {state.game.label}, the first of {game.label}"
+            )
+        if state.is_terminal():
+            raise InvalidValueError(f"position {number} is over: there is no move to score")
+        moves = [int(a) for a in thing.history()] if is_openspiel_state(thing) else moves_to(state)
+        if moves is None:
+            raise InvalidValueError(f"position {number}: no moves from the start reach it")
+        histories.append(moves)
+    labelled = [
+        LabelledPosition(
+            tuple(moves), solve(state, all_moves=True, max_empties=max_empties).move_scores,
+            source, index,
+        )
+        for index, (state, moves) in enumerate(zip(states, histories, strict=True))
+    ]  # fmt: skip
+    return LabelledSet(game, labelled, {"source": source})
+
+
+def _readable(thing: Any, number: int) -> BoardState:
+    state = thing if isinstance(thing, BoardState) else catalog_position(thing)
+    if state is None:
+        get_state = getattr(getattr(thing, "unwrapped", thing), "get_state", None)
+        state = get_state() if callable(get_state) else None
+    if not isinstance(state, BoardState):
+        raise InvalidValueError(
+            f"position {number} ({type(thing).__name__}) is not a position of boardzoo's games "
+            f"or of {known_elsewhere()}"
+        )
+    return state
 
 
 def _drop_cut_line(path: Path) -> None:

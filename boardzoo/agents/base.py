@@ -12,6 +12,7 @@ from boardzoo.errors import InvalidTypeError, InvalidValueError
 from boardzoo.games.catalog import game_names
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
+from boardzoo.interop import catalog_position, known_elsewhere
 
 Seed = int | np.random.Generator | None
 
@@ -19,9 +20,12 @@ Seed = int | np.random.Generator | None
 def env_state(env: Any) -> GameState:
     """The game state of ``env`` at its agent's turn, without changing the env.
 
-    boardzoo envs hand out their immutable state (``get_state()``); any other two-player
-    PettingZoo AEC env is cloned through :class:`AECGameState` (by its own ``get_state`` /
-    ``set_state`` pair where it has one, else by a checked deep copy).
+    boardzoo envs hand out their immutable state (``get_state()``); PettingZoo's own
+    ``connect_four_v3`` and ``tictactoe_v3`` envs and OpenSpiel's ``tic_tac_toe``,
+    ``connect_four`` and ``othello`` states are read as the catalog's positions
+    (:mod:`boardzoo.interop`: the same games, with the same action numbers); any other
+    two-player PettingZoo AEC env is cloned through :class:`AECGameState` (by its own
+    ``get_state`` / ``set_state`` pair where it has one, else by a checked deep copy).
     Plain :class:`~boardzoo.games.GameState` objects are accepted as they are.
     """
     if isinstance(env, GameState):
@@ -32,6 +36,9 @@ def env_state(env: Any) -> GameState:
         state = get_state()
         if isinstance(state, GameState):
             return state
+    known = catalog_position(env)
+    if known is not None:
+        return known
     return AECGameState.from_env(env)
 
 
@@ -77,8 +84,8 @@ def board_state(state: GameState, agent: str) -> BoardState:
     """``state`` as a catalog game's position; a ``TypeError`` naming ``agent`` for other games."""
     if state.game is None:
         raise InvalidTypeError(
-            f"{agent} plays the catalog's games ({', '.join(game_names())}), "
-            f"got a {type(state).__name__}"
+            f"{agent} plays the catalog's games ({', '.join(game_names())}) in boardzoo's envs "
+            f"and in {known_elsewhere()}, got {state!r}"
         )
     return cast(BoardState, state)
 

@@ -37,6 +37,7 @@ from boardzoo.checks import check_choice, not_allowed
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
+from boardzoo.interop import known_elsewhere
 from boardzoo.search.batched import BatchedSearch
 from boardzoo.search.evaluators import CallbackEvaluator, Evaluator, PriorFn, ValueFn
 from boardzoo.search.handover import prepare_solver, solve_root
@@ -159,8 +160,8 @@ class PUCTAgent(SearchAgent):
         game = state.game
         if game is None:
             raise InvalidValueError(
-                f"{type(self).__name__} searches the catalog's games (state.game is None for "
-                f"{type(state).__name__}): search other games with MCTSAgent (UCT)"
+                f"{type(self).__name__} searches the catalog's games, in boardzoo's envs and in "
+                f"{known_elsewhere()} (not {state!r}): search other games with MCTSAgent (UCT)"
             )
         if game not in self._games:
             self.prepare(game)

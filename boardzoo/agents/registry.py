@@ -51,6 +51,7 @@ AGENT_CLASSES: dict[str, str] = {
     "sb3puct": "boardzoo.agents.sb3_puct:SB3PUCTAgent",
     "az": "boardzoo.agents.alphazero:AlphaZeroAgent",
     "solver": "boardzoo.agents.solver_agent:SolverAgent",
+    "openspiel": "boardzoo.agents.openspiel:OpenSpielAgent",
 }
 # Installed packages add agents under this entry-point group (name = "module:Class").
 ENTRY_POINT_GROUP = "boardzoo.agents"

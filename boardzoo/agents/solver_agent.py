@@ -2,10 +2,12 @@
 
 ``solver`` plays a move with the best exact score (:func:`boardzoo.gametree.solve.solve`): it never
 loses a position that can be held and wins every position that can be won, as fast as it can
-(and loses as late as it can). Where the solver reaches every position of the game it is perfect
-from the first move: TicTacToe, Connect Four (its opening book answers the first moves, the search
-the rest) and Reversi 4x4. Reversi 6x6 and 8x8 start far beyond an exact solve (32 and 60 empty
-squares): there ``solver`` is the endgame solver.
+(and loses as late as it can) where the game's score counts it (Reversi's disc difference,
+Connect Four's moves to the win; TicTacToe's scores are win, draw or loss only). Where the
+solver reaches every position of the game it is perfect from the first move: TicTacToe, Connect
+Four (its opening book answers the first moves, the search the rest) and Reversi 4x4. Reversi
+6x6 and 8x8 start far beyond an exact solve (32 and 60 empty squares): there ``solver`` is the
+endgame solver.
 
 It never raises in the middle of a game. What it does where the solver cannot answer is
 ``fallback``:

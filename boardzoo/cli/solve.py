@@ -11,6 +11,7 @@ from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import SolveResult, solve
+from boardzoo.interop.openspiel_states import openspiel_text_position
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -33,6 +34,13 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         nargs="+",
         metavar="MOVE",
         help="the moves from the start, by name (f5 d6 c3, or f5d6c3) or number",
+    )
+    where.add_argument(
+        "--openspiel",
+        metavar="TEXT",
+        help="the position as OpenSpiel writes its state (tictactoe, connect_four, reversi 8x8 "
+        "are its tic_tac_toe, connect_four, othello): the board as str(state) prints it, or "
+        "the actions from the start as state.history_str() does (3, 3, 4)",
     )
     parser.add_argument("--wld", action="store_true", help="win, draw or loss only (faster)")
     parser.add_argument("--all", action="store_true", help="the exact score of every move")
@@ -68,6 +76,13 @@ def _split(texts: list[str], game: Game) -> list[str]:
 
 def position(args: argparse.Namespace, game: Game) -> BoardState:
     """The position the command line names (the start when it names none)."""
+    if args.openspiel is not None:
+        if game.options != game.spec.make().options:
+            raise UserError(f"--openspiel: OpenSpiel's games are {game.name} at its defaults")
+        try:
+            return openspiel_text_position(game.name, args.openspiel)
+        except ValueError as error:
+            raise UserError(f"--openspiel: {error}") from None
     if args.position is not None:
         if game.spec.parse_position is None:
             raise UserError(f"--position: {game.name} has no position notation; give --moves")

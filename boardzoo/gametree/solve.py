@@ -35,6 +35,7 @@ from boardzoo.games.state import BoardState
 from boardzoo.gametree.compile import compiled_solver, tree_plugin
 from boardzoo.gametree.table import new_table
 from boardzoo.gametree.template import NUM_COUNTERS
+from boardzoo.interop import catalog_position, known_elsewhere
 from boardzoo.learned.ntuple import has_net, load_net
 
 __all__ = [
@@ -174,7 +175,7 @@ def forget_tables() -> None:
 
 
 def solve(
-    state: BoardState,
+    state: BoardState | Any,
     *,
     exact: bool = True,
     all_moves: bool = False,
@@ -186,7 +187,10 @@ def solve(
     """The score of ``state`` with perfect play by both sides, and its best moves.
 
     Args:
-        state: a position of a catalog game.
+        state: a position of a catalog game, PettingZoo's own ``connect_four_v3`` or
+            ``tictactoe_v3`` env, or an OpenSpiel ``tic_tac_toe``, ``connect_four`` or
+            ``othello`` state (read by :mod:`boardzoo.interop`; the best moves are their
+            actions).
         exact: the exact score; ``False``: only win, draw or loss (a null-window solve around
             0), much faster.
         all_moves: also score every legal move exactly (every best move is then listed).
@@ -204,9 +208,12 @@ def solve(
             10..26, ``max_nodes`` is below 1, or the position has more than ``max_empties``
             empty squares; before any search.
     """
+    state = catalog_position(state) or state
     game = getattr(state, "game", None)
     if not isinstance(game, Game):
-        raise InvalidValueError(f"solve needs a position of a catalog game, got {state!r}")
+        raise InvalidValueError(
+            f"solve needs a position of a catalog game or one of {known_elsewhere()}, got {state!r}"
+        )
     check_int("table_bits", table_bits, 10, 26)
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, 1)
