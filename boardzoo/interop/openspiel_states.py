@@ -8,7 +8,8 @@ pass ``64``) and the same first player. A state is read by replaying its history
 the player to move and the legal actions must be the state's. The way back
 (:func:`moves_to`) finds the moves that lead from a position to a later one, for OpenSpiel's
 bots, which take a state built by moves: every move puts a disc or mark on a square the later
-position holds, so a short depth-first search finds them.
+position holds, so a depth-first search finds them (Othello's far from the start can be ordered
+in too many ways: there it gives up after :data:`MOVES_TO_POSITIONS` positions).
 
 OpenSpiel is never imported here: a state is recognised by its class (a ``pyspiel.State``) and its
 game's short name.
@@ -40,6 +41,12 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "connect_four": {"columns": 7, "rows": 6, "x_in_row": 4},
 }
 _IGNORED = {"egocentric_obs_tensor"}  # observation options: the game is the same
+
+# Games whose pieces change colour once placed (the others' keep it, which prunes far more).
+_FLIPPING = {"reversi"}
+# Positions :func:`moves_to` looks at before it gives up (about a second): Othello's positions
+# 14 moves from the start take a few thousand; 18 and more often more than this.
+MOVES_TO_POSITIONS = 20_000
 
 
 def is_openspiel_state(thing: Any) -> bool:
@@ -97,13 +104,6 @@ def openspiel_position(state: Any) -> BoardState:
                 f"{position.legal_actions()}"
             )
     return position
-
-
-# Games whose pieces change colour once placed (the others' keep it, which prunes far more).
-_FLIPPING = {"reversi"}
-# Positions :func:`moves_to` looks at before it gives up (about a second): Othello's positions
-# 14 moves from the start take a few thousand; 18 and more often more than this.
-MOVES_TO_POSITIONS = 20_000
 
 
 def openspiel_text_position(name: str, text: str) -> BoardState:
