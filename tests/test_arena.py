@@ -164,7 +164,26 @@ class PreparedAgent(_Base):
         return self.random_move(state)
 
 
+class LimitedAgent(_Base):
+    """Plays at random once told the match's move limit ``expected`` (seconds; before the
+    game, by ``set_move_limit``); a move asked for without it raises."""
+
+    def __init__(self, expected: float = 1.0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.expected = expected
+        self.told: float | None = None
+
+    def set_move_limit(self, seconds: float | None) -> None:
+        self.told = seconds
+
+    def act(self, env: Any) -> int:
+        if self.told != self.expected:
+            raise RuntimeError(f"told a move limit of {self.told}, not {self.expected}")
+        return self.random_move(env)
+
+
 TEST_AGENTS = {
+    "test_limited": "LimitedAgent",
     "test_picky": "PickyAgent",
     "test_prepared": "PreparedAgent",
     "test_hang": "HangingAgent",
@@ -734,6 +753,17 @@ def test_agents_are_prepared_for_the_game_before_their_clock_runs(isolate):
     # a 2 s set-up counted on the 1.5 s move clock would have lost the game on time
     assert (record["reason"], record["error"]) == ("normal", None)
     assert 0 in record["move_agents"]
+
+
+@pytest.mark.parametrize("isolate", [True, False])
+def test_agents_are_told_the_move_limit_before_the_game(isolate):
+    """The referee's seconds a move reach each agent before its game (``set_move_limit``), in
+    its own process or in the arena's: the agent raises, and the game is an error, without."""
+    result = play_match(
+        "tictactoe", ("test_limited:expected=7.5", "random"), games=2, time_limit=7.5,
+        progress=False, isolate=isolate,
+    )  # fmt: skip
+    assert [(r["reason"], r["error"]) for r in result.records] == [("normal", None)] * 2
 
 
 def test_games_are_handed_out_as_workers_free_up(monkeypatch):

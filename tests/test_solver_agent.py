@@ -122,6 +122,37 @@ def test_no_fallback_with_a_clock_is_refused_before_play():
     assert SolverAgent().fallback == "auto"
 
 
+def test_a_match_move_limit_clocks_an_unclocked_solver(monkeypatch):
+    """Without a ``time_limit``, the solver plays within a match's move limit (told by the
+    arena: ``set_move_limit``), as with a clock: a solve the limit cuts is the engine's move.
+    ``fallback=none`` keeps the solver alone, and no limit leaves every solve to its end. The
+    deadlines are an hour in the past (``fake_clock.shifted_ns``): every clocked solve stops at
+    its first look at the clock."""
+    import boardzoo.agents.engine as engine_module
+    import boardzoo.budget as budget
+
+    four = from_columns("445354332211")  # 12 discs: past the opening book, millions of nodes
+    told = SolverAgent(seed=0)
+    told.set_move_limit(2.0)
+    alone = SolverAgent(fallback="none", seed=0)
+    alone.set_move_limit(2.0)
+    untold = SolverAgent(seed=0)
+    untold.set_move_limit(None)
+    for agent in (told, alone, untold):
+        agent.prepare(four.game)
+    with monkeypatch.context() as patch:
+        patch.setattr(budget, "monotonic_ns", shifted_ns(-HOUR))
+        patch.setattr(engine_module, "monotonic_ns", shifted_ns(-HOUR))
+        told.act(four)
+        info = told.last_search
+        assert info is not None and (info.source, info.reason) == ("engine", "clock")
+        for agent in (alone, untold):
+            action = agent.act(four)
+            info = agent.last_search
+            assert info is not None and info.source == "solver" and info.result is not None
+            assert info.result.complete and action in solve(four, all_moves=True).best_moves
+
+
 def test_a_solve_the_clock_cuts_is_played_by_the_engine_and_the_game_goes_on(monkeypatch):
     """With a ``time_limit``, a solve that does not finish in its half of the move's time gives
     the move to the engine: never an error in the middle of a game. The deadlines are set from

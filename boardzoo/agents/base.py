@@ -71,6 +71,13 @@ class Agent(ABC):
         the move clock), the UIs and :mod:`boardzoo.warmup`. Must not change what the agent
         plays: a prepared agent plays the same moves as an unprepared one with the same seed."""
 
+    def set_move_limit(self, seconds: float | None) -> None:  # noqa: B027 (optional hook)
+        """The longest a move may take in the coming games (``None``: no limit), as a match's
+        referee enforces it (a slower move loses). Called by the arena before each game, before
+        :meth:`prepare`. An agent with a clock of its own keeps it; one without may play
+        within this instead (``solver`` does, falling back to the engine where a solve cannot
+        finish), so that it never loses on time."""
+
     def check_game(self, game: Game) -> None:  # noqa: B027 (optional hook, empty by default)
         """Raise ``ValueError`` naming what is missing if this agent cannot play ``game`` (a
         model or an evaluation the game lacks). Cheap, nothing compiled: the arena calls it

@@ -31,7 +31,13 @@ from typing import Any, Literal
 
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
 from boardzoo.agents.engine import EngineAgent, EngineInfo
-from boardzoo.checks import check_choice, check_optional_int, check_optional_number, show
+from boardzoo.checks import (
+    check_choice,
+    check_number,
+    check_optional_int,
+    check_optional_number,
+    show,
+)
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -44,6 +50,9 @@ FALLBACKS = ("auto", "engine", "none")
 TIES = ("first", "random")
 SOLVE_SHARE = 0.5  # of a move's time_limit: the solve's; the engine has the rest if it is cut
 UNCLOCKED_ENGINE_SECONDS = 1.0  # the engine's time for a position beyond the solver, no clock
+# Of a match's move limit (the referee's: a slower move loses), what an unclocked solver plays
+# within: the rest is a margin for the messages between the arena and the agent's process.
+MOVE_LIMIT_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,9 @@ class SolverAgent(Agent):
             the engine plays with the other half (a position beyond the solver: the engine with
             all of it; ``fallback=none`` is refused). ``None``: no clock, every solve runs to its
             end (seconds to minutes: Connect Four just past its opening book, Reversi near
-            ``max_empties``).
+            ``max_empties``). In a match whose referee limits a move (the arena's ``time_limit``),
+            an unclocked solver plays within 80% of that limit the same way, so that it never
+            loses on time (with ``fallback=none``, it does not: the solver alone).
         max_empties: positions with more empty squares are beyond the solver (its opening book
             aside); ``None``: the solver's own limit, what it finishes in about a minute
             (Reversi 30, Connect Four 38 beyond its book, other games 14).
@@ -129,6 +140,7 @@ class SolverAgent(Agent):
         self.seed = seed
         self._rng = make_rng(seed)
         self._engine: EngineAgent | None = None
+        self._move_limit: float | None = None  # the referee's, while no time_limit is given
         self.last_search: SolverInfo | None = None
 
     @property
@@ -146,6 +158,19 @@ class SolverAgent(Agent):
                 raise InvalidValueError(beyond)
         elif self._engine_may_play(game):
             self._fallback_engine().check_game(game)
+
+    def set_move_limit(self, seconds: float | None) -> None:
+        """Play within 80% of a match's move limit while no ``time_limit`` is given (the solve
+        half of it, the engine the rest where the solve does not finish); not with
+        ``fallback=none``."""
+        self._move_limit = None
+        if seconds is not None and self.fallback != "none":
+            self._move_limit = check_number("move limit", seconds) * MOVE_LIMIT_SHARE
+
+    @property
+    def _clock(self) -> float | None:
+        """The seconds a move may take: ``time_limit``, else the match's share, else none."""
+        return self.time_limit if self.time_limit is not None else self._move_limit
 
     def prepare(self, game: Game) -> None:
         """Load the game's solver (and the engine, where it may play) before any clock."""
@@ -171,7 +196,7 @@ class SolverAgent(Agent):
                 state,
                 all_moves=self.ties == "random",
                 max_empties=self.max_empties,
-                time_limit=None if self.time_limit is None else self.time_limit * SOLVE_SHARE,
+                time_limit=None if self._clock is None else self._clock * SOLVE_SHARE,
             )
             if result.complete:
                 action = result.best_moves[0]
@@ -182,7 +207,7 @@ class SolverAgent(Agent):
                     True, "exact", "solver", None, result,
                 )  # fmt: skip
                 return action
-            reason = "clock"  # only with a time_limit, which fallback=none refuses
+            reason = "clock"  # only with a clock, which fallback=none never has
         elif self.fallback == "none":
             raise InvalidValueError(
                 f"solver: this {state.game.label} position has {self._beyond(state)}"
@@ -201,9 +226,10 @@ class SolverAgent(Agent):
     def _engine_clock(self, reason: Literal["clock", "beyond"]) -> float:
         """The engine's seconds: what the cut solve left of the move's, all of them where no
         solve was tried, 1 s without a clock."""
-        if self.time_limit is None:
+        clock = self._clock
+        if clock is None:
             return UNCLOCKED_ENGINE_SECONDS
-        return self.time_limit * (1 - SOLVE_SHARE) if reason == "clock" else self.time_limit
+        return clock * (1 - SOLVE_SHARE) if reason == "clock" else clock
 
     def _fallback_engine(self) -> EngineAgent:
         if self._engine is None:
@@ -213,7 +239,7 @@ class SolverAgent(Agent):
     def _engine_may_play(self, game: Game) -> bool:
         """Whether the engine may play a move of ``game``: with a clock, or where the game has
         positions beyond the solver."""
-        return self.time_limit is not None or bool(self._beyond_game(game))
+        return self._clock is not None or bool(self._beyond_game(game))
 
     def _limit(self, game: Game) -> int:
         return game_solver(game).max_empties if self.max_empties is None else self.max_empties

@@ -69,9 +69,12 @@ class Player(ABC):
     label: str
 
     @abstractmethod
-    def request_game(self, seed: int, game: Game | None = None) -> None:
+    def request_game(
+        self, seed: int, game: Game | None = None, move_limit: float | None = None
+    ) -> None:
         """Start building a fresh agent for a new game and preparing it for ``game`` (may return
-        before it is ready)."""
+        before it is ready); ``move_limit``: the referee's seconds a move, told to the agent
+        (:meth:`~boardzoo.agents.Agent.set_move_limit`)."""
 
     @abstractmethod
     def wait_game(self) -> Answer:
@@ -104,13 +107,16 @@ class LocalPlayer(Player):
         self._agent: Agent | None = None if isinstance(agent, str) else agent
         self._pending: Answer | None = None
 
-    def request_game(self, seed: int, game: Game | None = None) -> None:
+    def request_game(
+        self, seed: int, game: Game | None = None, move_limit: float | None = None
+    ) -> None:
         start = time.perf_counter()
         try:
             if isinstance(self.agent_or_spec, str):
                 self._agent = make_agent(self.agent_or_spec, seed=seed)
             assert self._agent is not None
             self._agent.reset()
+            self._agent.set_move_limit(move_limit)
             if game is not None:
                 self._agent.prepare(game)
             self._pending = Answer("ready", seconds=time.perf_counter() - start)

@@ -155,13 +155,15 @@ class ProcessPlayer(Player):
 
     # --- the Player interface -------------------------------------------------------------------
 
-    def request_game(self, seed: int, game: Game | None = None) -> None:
+    def request_game(
+        self, seed: int, game: Game | None = None, move_limit: float | None = None
+    ) -> None:
         self._started_at = time.perf_counter()
         self._expect_ready = False
         self._ensure_process()
         assert self._conn is not None
         with contextlib.suppress(OSError, ValueError):  # a dead process: wait_game says so
-            self._conn.send(("new", self.spec, seed, game))
+            self._conn.send(("new", self.spec, seed, game, move_limit))
 
     def wait_game(self) -> Answer:
         """Wait for the agent to be built (see :meth:`Player.wait_game`).
@@ -258,7 +260,7 @@ def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> 
             return
         try:
             if kind == "new":
-                _, spec, seed, game = message
+                _, spec, seed, game, move_limit = message
                 agent = None
                 if game is not None and game not in warm:
                     _warm_up(game)
@@ -267,6 +269,7 @@ def _serve(conn: Connection, agent_classes: dict[str, str], parent_pid: int) -> 
                     spec.unpack() if isinstance(spec, PackedAgent) else make_agent(spec, seed=seed)
                 )
                 agent.reset()
+                agent.set_move_limit(move_limit)
                 if game is not None:
                     agent.prepare(game)
                 conn.send(("ok",))

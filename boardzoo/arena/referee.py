@@ -113,7 +113,7 @@ def play_game(
         state = referee.play(state, int(legal[int(rng.integers(len(legal)))]), None)
 
     for agent in (0, 1):  # both build and prepare at once, in their own processes
-        players[agent].request_game(agent_seeds[agent], game)
+        players[agent].request_game(agent_seeds[agent], game, settings.time_limit)
     for agent in referee.agent_of:  # the first player's failure counts first
         answer = players[agent].wait_game()
         if answer.kind != "ready" and outcome is None:
