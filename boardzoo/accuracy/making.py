@@ -25,13 +25,14 @@ from boardzoo.accuracy.labelled import (
     read_labelled,
     write_header,
 )
+from boardzoo.agents.base import known_state
 from boardzoo.agents.registry import make_agent
 from boardzoo.checks import check_int
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import empties_of, solvable, solve
-from boardzoo.interop import catalog_position, is_openspiel_state, known_elsewhere, moves_to
+from boardzoo.interop import is_openspiel_state, known_elsewhere, moves_to
 
 __all__ = ["PAIRINGS", "LabelledSetSettings", "label_positions", "make_labelled"]
 
@@ -205,11 +206,8 @@ def label_positions(
 
 
 def _readable(thing: Any, number: int) -> BoardState:
-    state = thing if isinstance(thing, BoardState) else catalog_position(thing)
-    if state is None:
-        get_state = getattr(getattr(thing, "unwrapped", thing), "get_state", None)
-        state = get_state() if callable(get_state) else None
-    if not isinstance(state, BoardState):
+    state = known_state(thing)
+    if not isinstance(state, BoardState) or state.game is None:
         raise InvalidValueError(
             f"position {number} ({type(thing).__name__}) is not a position of boardzoo's games "
             f"or of {known_elsewhere()}"

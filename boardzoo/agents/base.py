@@ -28,6 +28,13 @@ def env_state(env: Any) -> GameState:
     ``get_state`` / ``set_state`` pair where it has one, else by a checked deep copy).
     Plain :class:`~boardzoo.games.GameState` objects are accepted as they are.
     """
+    known = known_state(env)
+    return known if known is not None else AECGameState.from_env(env)
+
+
+def known_state(env: Any) -> GameState | None:
+    """The game state of ``env`` where it is a game state, a boardzoo env, or one of the other
+    libraries' games boardzoo reads (:func:`env_state`'s first ways); ``None`` otherwise."""
     if isinstance(env, GameState):
         return env
     raw = getattr(env, "unwrapped", env)
@@ -36,10 +43,7 @@ def env_state(env: Any) -> GameState:
         state = get_state()
         if isinstance(state, GameState):
             return state
-    known = catalog_position(env)
-    if known is not None:
-        return known
-    return AECGameState.from_env(env)
+    return catalog_position(env)
 
 
 def make_rng(seed: Seed) -> np.random.Generator:
