@@ -32,7 +32,9 @@ refused). By default the file is ``runs/engine_versions/`` + game, old commit, s
 
 Prints the arena's table (the old engine is the row ``VersionAgent``), then this checkout's
 wins, draws and losses against the old one, its score with a 95% Wilson interval, the game pairs
-(points of an opening's two games), and the non-inferiority verdict: "not weaker" when the
+(points of an opening's two games) with the score's interval by the pairs' spread (the
+pentanomial model) and a pentanomial SPRT of the margin (H0: a score of ``0.5 - --margin`` or
+less, as Elo; H1: even), and the non-inferiority verdict: "not weaker" when the
 interval's lower end is above ``0.5 - --margin``; "weaker" when its upper end is below it; else
 undecided (play more games). Then the command, the machine (cores, load average before and after)
 and the date. Exit status: 0 not weaker, 1 weaker or undecided, 2 when games were forfeited (the
@@ -50,6 +52,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
 import select
@@ -68,6 +71,7 @@ from boardzoo.arena.match import play_match
 from boardzoo.arena.players import SETUP_TIMEOUT
 from boardzoo.arena.ratings import score_interval
 from boardzoo.arena.seeds import derive_seed
+from boardzoo.arena.sprt import PAIR_OUTCOMES, SPRT, sprt_test
 from boardzoo.games.catalog import game_names, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -413,6 +417,23 @@ def pair_counts(records: Any) -> Counter[float]:
     return Counter(sum(pair) for pair in points.values() if len(pair) == 2)
 
 
+def pair_interval(pairs: Counter[float]) -> tuple[float, float, float]:
+    """The mean score a game over complete pairs and its 95% interval by the pairs' own spread
+    (the pentanomial model: the two games of an opening are not independent)."""
+    n = sum(pairs.values())
+    if n < 2:
+        return 0.5, 0.0, 1.0
+    mean = sum(points / 2 * count for points, count in pairs.items()) / n
+    variance = sum((points / 2 - mean) ** 2 * count for points, count in pairs.items()) / n
+    half = 1.96 * (variance / n) ** 0.5
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def elo_of(score: float) -> float:
+    """The logistic Elo difference of a mean score."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
 def _load() -> str:
     return " ".join(f"{load:.2f}" for load in os.getloadavg())
 
@@ -513,6 +534,20 @@ def main(argv: list[str] | None = None) -> int:
         "pairs (an opening's two games) scoring 0, 1/2, 1, 3/2, 2 points: "
         + ", ".join(str(pairs[p]) for p in (0.0, 0.5, 1.0, 1.5, 2.0))
     )
+    pair_mean, pair_low, pair_high = pair_interval(pairs)
+    print(
+        f"by pairs (pentanomial): score {pair_mean:.3f}, 95% interval [{pair_low:.3f}, "
+        f"{pair_high:.3f}] over {sum(pairs.values())} pairs"
+    )
+    if 0.0 < line < 0.5:
+        test = SPRT(elo0=round(elo_of(line), 1), elo1=0.0)
+        counts = [pairs[p] for p in PAIR_OUTCOMES]
+        llr, lower, upper, said = sprt_test(counts, test)
+        outcome = {"H1": "not weaker (H1)", "H0": "weaker (H0)", None: "no decision yet"}[said]
+        print(
+            f"pentanomial SPRT {test} (H0: the margin's score or less): LLR {llr:.2f} in "
+            f"[{lower:.2f}, {upper:.2f}]: {outcome}"
+        )
     if low > line:
         verdict, status = "NOT WEAKER", 0
     elif high < line:

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from boardzoo.agents.alphabeta import AlphaBetaAgent
+from boardzoo.budget import NODES
 from boardzoo.games.catalog import make_game
 from boardzoo.gametree.table import ABSENT, NO_BOUND, bucket_of, new_table, probe, store
 
@@ -97,3 +98,31 @@ def test_a_fresh_table_is_empty_and_aligned_to_cache_lines(bits):
     keys, data = new_table(bits)
     assert keys.shape == (1 << bits, 4) and not keys.any() and keys.ctypes.data % 64 == 0
     assert data.shape == (1, 4)
+
+
+def test_a_search_looked_at_its_clock_from_its_first_node_after_an_aspiration_miss():
+    """Every root search of the driver, the full-window one after an aspiration window missed
+    included, looks at its clock and budget on its first node: a re-search that kept the first
+    search's next look (hundreds of thousands of nodes on) ran past the deadline by as long.
+    An aspiration window of 1 makes nearly every iteration search twice."""
+    from boardzoo.gametree.deepening import Deepening, IterativeDeepening
+    from boardzoo.gametree.settings import ENGINE
+    from boardzoo.gametree.template import LOOK_AT
+
+    game = make_game("reversi")
+    driver = IterativeDeepening(game, ENGINE, Deepening(aspiration=1), table_bits=16)
+    search_root = driver.copies["search_root"]
+    entries: list[tuple[int, int]] = []
+
+    def recorded(*args):
+        counters = args[8]
+        entries.append((int(counters[NODES]), int(counters[LOOK_AT])))
+        return search_root(*args)
+
+    driver.copies = {**driver.copies, "search_root": recorded}
+    state = game.initial_state()
+    s0, s1 = (np.uint64(b) for b in state.bitboards())
+    root = np.array([19, 26, 37, 44], dtype=np.int64)
+    driver.search(s0, s1, 0, root, list(range(1, 7)))
+    assert len(entries) > 6  # some iterations searched again
+    assert all(look_at <= nodes for nodes, look_at in entries), entries

@@ -36,6 +36,7 @@ from boardzoo.gametree.template import (
     AGE,
     HORIZON,
     INFINITY,
+    LOOK_AT,
     MAX_PLY,
     NUM_COUNTERS,
     P_CUT,
@@ -190,7 +191,7 @@ class IterativeDeepening:
             )
             if not counters[ABORTED] and not alpha < score < beta:
                 nodes += int(counters[NODES])  # outside the window: search it all again
-                counters[NODES] = 0
+                counters[NODES] = counters[LOOK_AT] = 0  # the clock looked at from its start
                 index, score, searched = search_root(
                     s0, s1, player, params, root, depth, -INFINITY, INFINITY, counters, work,
                     table, net,
