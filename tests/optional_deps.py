@@ -23,6 +23,10 @@ NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
         "needs the 'rl' extra (stable-baselines3, sb3-contrib): pip install -e '.[rl]'",
     ),
     "ray": (("ray",), "needs the 'ray' extra: pip install -e '.[ray]'"),
+    "tianshou": (
+        ("tianshou",),
+        "needs Tianshou (the 'examples' extra): pip install -e '.[examples]'",
+    ),
     "openspiel": (
         ("pyspiel",),
         "needs the 'openspiel' extra (OpenSpiel): pip install -e '.[openspiel]'",

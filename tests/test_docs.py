@@ -40,9 +40,9 @@ TIMEOUT = 300
 SLOW_PAGES = {"docs/tutorials/rl-pipeline.md", "docs/tutorials/agent-vs-agent.md"}
 # Pages whose examples need an optional dependency: its marker (skipped without it, conftest.py).
 PAGE_NEEDS = {
-    "docs/guides/environments.md": "rl",
-    "docs/tutorials/rl-pipeline.md": "rl",
-    "docs/guides/other-libraries.md": "openspiel",
+    "docs/guides/environments.md": ("rl",),
+    "docs/tutorials/rl-pipeline.md": ("rl",),
+    "docs/guides/other-libraries.md": ("openspiel", "tianshou"),
 }
 
 _FENCE = re.compile(r"^```(\S*)\s*$")
@@ -196,8 +196,7 @@ def _pages_with_examples() -> list[object]:
         if any(block.action != "skip" for block in blocks):
             page = path.relative_to(ROOT).as_posix()
             marks = [pytest.mark.slow] if page in SLOW_PAGES else []
-            if page in PAGE_NEEDS:
-                marks.append(getattr(pytest.mark, PAGE_NEEDS[page]))
+            marks += [getattr(pytest.mark, need) for need in PAGE_NEEDS.get(page, ())]
             params.append(pytest.param(path, id=page, marks=marks))
     return params
 
