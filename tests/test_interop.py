@@ -623,7 +623,7 @@ def test_label_positions_scores_their_positions_as_the_reference(pyspiel: Any) -
     state = pyspiel.load_game("connect_four").new_initial_state()
     for column in moves:
         state.apply_action(column)
-    env = played(connect_four_v3, moves[:7])
+    env = played(connect_four_v3, (*moves, 0, 6))  # yellow blocks; a later position
     labelled = label_positions([state, env], source="theirs")
     assert labelled.positions[0].moves == moves  # OpenSpiel's history
     replayed = labelled.positions[1].state(labelled.game)  # some moves that reach the env's
