@@ -22,7 +22,7 @@ from boardzoo.learned import (
     ntuple_value,
     save_net,
 )
-from boardzoo.learned.ntuple import MODELS_DIR, net_file_name
+from boardzoo.learned.ntuple import MODELS_DIR, net_file_name, ntuple_indices, ntuple_sums
 from boardzoo.learned.td import TDTrainSettings, new_net, train
 
 REVERSI_8 = make_game("reversi", board_size=8)
@@ -32,20 +32,36 @@ CONNECT_FOUR = make_game("connect_four")
 LEARNED_GAMES = [REVERSI_4, REVERSI_6, REVERSI_8, CONNECT_FOUR]
 
 
-def reference_value(s0: int, s1: int, player: int, board: int, net: NTupleNet) -> float:
-    """The definition, slowly: digits 0 empty / 1 the mover's / 2 the opponent's, first cell most
-    significant, -1 slots read 0; stage by pieces; tanh of the sum."""
+def reference_indices(s0: int, s1: int, player: int, net: NTupleNet) -> list[int]:
+    """The definition, slowly: each instance's index, its cells' digits (0 empty / 1 the
+    mover's / 2 the opponent's) in base 3, first cell most significant, -1 slots read 0."""
     own, opp = (s0, s1) if player == 0 else (s1, s0)
-    stages, longest = net.weights.shape[0], net.cells.shape[1]
-    stage = min(stages - 1, (s0 | s1).bit_count() * stages // board.bit_count())
-    total = 0.0
-    for row, table in zip(net.cells.tolist(), net.table.tolist(), strict=True):
+    longest = net.cells.shape[1]
+    indices = []
+    for row in net.cells.tolist():
         index = 0
         for position, cell in enumerate(row):
             digit = 0 if cell < 0 else 1 if own >> cell & 1 else 2 if opp >> cell & 1 else 0
             index += digit * 3 ** (longest - 1 - position)
-        total += float(net.weights[stage, table, index])
-    return math.tanh(total)
+        indices.append(index)
+    return indices
+
+
+def reference_sum(s0: int, s1: int, player: int, board: int, net: NTupleNet) -> float:
+    """The definition, slowly: the weights the instances' indices read in the position's stage
+    (by pieces), summed."""
+    stages = net.weights.shape[0]
+    stage = min(stages - 1, (s0 | s1).bit_count() * stages // board.bit_count())
+    indices = reference_indices(s0, s1, player, net)
+    return sum(
+        float(net.weights[stage, table, index])
+        for table, index in zip(net.table.tolist(), indices, strict=True)
+    )
+
+
+def reference_value(s0: int, s1: int, player: int, board: int, net: NTupleNet) -> float:
+    """The definition, slowly: ``tanh`` of :func:`reference_sum`."""
+    return math.tanh(reference_sum(s0, s1, player, board, net))
 
 
 def random_positions(game, count: int, seed: int):
@@ -84,6 +100,23 @@ def test_value_matches_the_definition(game, shipped):
         expected = reference_value(s0, s1, player, board, net)
         assert value(game, net, s0, s1, player) == pytest.approx(expected, abs=1e-9)
         assert -1 < expected < 1
+
+
+@pytest.mark.parametrize("game", LEARNED_GAMES, ids=lambda g: g.label)
+def test_batched_sums_and_indices_match_the_definition(game):
+    """The batched evaluator (a fit's features and sums) reads what the definition reads, in
+    every game with a net, the stage taken from each board's own number of cells."""
+    net = random_net(game, seed=5)
+    board = int(game.params[0])
+    found = random_positions(game, 30, seed=2)
+    s0 = np.array([s for _, s, _, _ in found], dtype=np.uint64)
+    s1 = np.array([s for _, _, s, _ in found], dtype=np.uint64)
+    player = np.array([p for _, _, _, p in found], dtype=np.int64)
+    sums = ntuple_sums(s0, s1, player, game.params, net.cells, net.table, net.weights)
+    indices = ntuple_indices(s0, s1, player, net.cells)
+    for k, (_, a, b, p) in enumerate(found):
+        assert sums[k] == pytest.approx(reference_sum(a, b, p, board, net), abs=1e-9)
+        assert indices[k].tolist() == reference_indices(a, b, p, net)
 
 
 def test_value_is_callable_from_compiled_code():

@@ -28,14 +28,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import Positions, load_positions, read_progress
 from boardzoo.games.catalog import make_game
-from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, save_net
+from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, ntuple_indices, save_net
 from boardzoo.learned.patterns import game_tuples
 
 __all__ = [
@@ -117,34 +117,18 @@ class FitSettings:
 # --- features ---------------------------------------------------------------------------------
 
 
-def _digits(bitboards: np.ndarray, player: np.ndarray) -> np.ndarray:
-    """uint8 ``[n, 65]``: each cell's digit for the player to move (0 empty, 1 own, 2 the
-    opponent's); column 64, which unused tuple slots read, is 0."""
-    n = len(player)
-    own = np.where(player == 0, bitboards[:, 0], bitboards[:, 1])
-    opp = np.where(player == 0, bitboards[:, 1], bitboards[:, 0])
-    shifts = np.arange(64, dtype=np.uint64)
-    digits = np.zeros((n, 65), dtype=np.uint8)
-    digits[:, :64] = ((own[:, None] >> shifts) & np.uint64(1)).astype(np.uint8)
-    digits[:, :64] += 2 * ((opp[:, None] >> shifts) & np.uint64(1)).astype(np.uint8)
-    return digits
-
-
-def tuple_indices(
-    cells: np.ndarray, bitboards: np.ndarray, player: np.ndarray, batch: int = 65536
-) -> np.ndarray:
-    """int32 ``[n, instances]``: the weight index each instance reads in each position (as
-    :func:`boardzoo.learned.ntuple.tuple_index` computes it)."""
-    n, instances = len(player), cells.shape[0]
-    out = np.zeros((n, instances), dtype=np.int32)
-    slots = np.where(cells < 0, 64, cells)
-    for start in range(0, n, batch):
-        digits = _digits(bitboards[start : start + batch], player[start : start + batch])
-        index = np.zeros((len(digits), instances), dtype=np.int32)
-        for j in range(cells.shape[1]):
-            index = 3 * index + digits[:, slots[:, j]]
-        out[start : start + batch] = index
-    return out
+def tuple_indices(cells: np.ndarray, bitboards: np.ndarray, player: np.ndarray) -> np.ndarray:
+    """int32 ``[n, instances]``: the weight index each instance reads in each position, by the
+    evaluator play and search use (:func:`boardzoo.learned.ntuple.ntuple_indices`)."""
+    return cast(
+        np.ndarray,
+        ntuple_indices(
+            np.ascontiguousarray(bitboards[:, 0], dtype=np.uint64),
+            np.ascontiguousarray(bitboards[:, 1], dtype=np.uint64),
+            np.ascontiguousarray(player, dtype=np.int64),
+            np.ascontiguousarray(cells, dtype=np.int64),
+        ),
+    )
 
 
 def stages_of(bitboards: np.ndarray, stages: int) -> np.ndarray:

@@ -39,11 +39,15 @@ __all__ = [
     "check_net",
     "check_net_fits",
     "has_net",
+    "instance_index",
     "load_net",
     "load_net_file",
     "load_net_metadata",
     "net_file_name",
+    "ntuple_indices",
     "ntuple_sum",
+    "ntuple_sum_bits",
+    "ntuple_sums",
     "ntuple_value",
     "ntuple_value_arrays",
     "save_net",
@@ -113,21 +117,52 @@ def ntuple_sum(digits, stage, cells, table, weights):
     return total
 
 
+@njit(cache=True, nogil=True, inline="always")
+def instance_index(own, opp, cells, i):
+    """:func:`tuple_index` read from the bitboards themselves (no digits array to allocate)."""
+    index = 0
+    for j in range(cells.shape[1]):
+        cell = cells[i, j]
+        digit = 0
+        if cell >= 0:
+            shift = np.uint64(cell)
+            digit = np.int64((own >> shift) & U1) + 2 * np.int64((opp >> shift) & U1)
+        index = 3 * index + digit
+    return index
+
+
 @njit(cache=True, nogil=True)
 def ntuple_sum_bits(own, opp, stage, cells, table, weights):
     """:func:`ntuple_sum` read from the bitboards themselves (no digits array to allocate)."""
     total = 0.0
     for i in range(cells.shape[0]):
-        index = 0
-        for j in range(cells.shape[1]):
-            cell = cells[i, j]
-            digit = 0
-            if cell >= 0:
-                shift = np.uint64(cell)
-                digit = np.int64((own >> shift) & U1) + 2 * np.int64((opp >> shift) & U1)
-            index = 3 * index + digit
-        total += weights[stage, table[i], index]
+        total += weights[stage, table[i], instance_index(own, opp, cells, i)]
     return total
+
+
+@njit(cache=True, nogil=True)
+def ntuple_indices(s0, s1, player, cells):
+    """int32 ``[n, instances]``: the weight index each instance reads in each of ``n``
+    positions (``s0``, ``s1``: uint64 ``[n]``; ``player``: int64 ``[n]``, the side to move), as
+    :func:`tuple_index` computes it: the features of a least-squares fit."""
+    out = np.empty((s0.shape[0], cells.shape[0]), dtype=np.int32)
+    for k in range(s0.shape[0]):
+        own, opp = (s0[k], s1[k]) if player[k] == 0 else (s1[k], s0[k])
+        for i in range(cells.shape[0]):
+            out[k, i] = instance_index(own, opp, cells, i)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def ntuple_sums(s0, s1, player, params, cells, table, weights):
+    """float64 ``[n]``: the sum of the weights each of ``n`` positions reads (``atanh`` of
+    :func:`ntuple_value`), in its own stage; the arrays as :func:`ntuple_indices` takes them."""
+    out = np.empty(s0.shape[0], dtype=np.float64)
+    for k in range(s0.shape[0]):
+        own, opp = (s0[k], s1[k]) if player[k] == 0 else (s1[k], s0[k])
+        stage = stage_of(s0[k], s1[k], params, weights.shape[0])
+        out[k] = ntuple_sum_bits(own, opp, stage, cells, table, weights)
+    return out
 
 
 @njit(cache=True, nogil=True)
