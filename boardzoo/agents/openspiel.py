@@ -34,7 +34,12 @@ from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_r
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
-from boardzoo.interop.openspiel_states import OPENSPIEL_GAMES, moves_to, openspiel_position
+from boardzoo.interop.openspiel_states import (
+    OPENSPIEL_GAMES,
+    OPENSPIEL_NAMES,
+    moves_to,
+    openspiel_position,
+)
 
 __all__ = ["OpenSpielAgent", "as_bot", "openspiel_game", "pyspiel_module"]
 
@@ -56,14 +61,13 @@ def openspiel_game(game: Game) -> Any:
     Raises:
         ValueError: a game or options OpenSpiel's three do not play, or no OpenSpiel.
     """
-    names = {ours: theirs for theirs, ours in OPENSPIEL_GAMES.items()}
     default = game.spec.make()
-    if game.name not in names or game.options != default.options:
+    if game.name not in OPENSPIEL_NAMES or game.options != default.options:
         plays = ", ".join(f"{ours} ({theirs})" for theirs, ours in OPENSPIEL_GAMES.items())
         raise InvalidValueError(
             f"OpenSpiel's bots play {plays} at their default options, not {game.label}"
         )
-    return pyspiel_module().load_game(names[game.name])
+    return pyspiel_module().load_game(OPENSPIEL_NAMES[game.name])
 
 
 @cache

@@ -27,6 +27,7 @@ from boardzoo.games.tictactoe import TicTacToeState
 
 __all__ = [
     "OPENSPIEL_GAMES",
+    "OPENSPIEL_NAMES",
     "catalog_game_name",
     "is_openspiel_state",
     "moves_to",
@@ -36,6 +37,8 @@ __all__ = [
 
 # OpenSpiel's short name -> boardzoo's catalog name (each at its default options).
 OPENSPIEL_GAMES = {"tic_tac_toe": "tictactoe", "connect_four": "connect_four", "othello": "reversi"}
+# boardzoo's catalog name -> OpenSpiel's short name.
+OPENSPIEL_NAMES = {ours: theirs for theirs, ours in OPENSPIEL_GAMES.items()}
 # The options of OpenSpiel's games that boardzoo's play (the defaults).
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "connect_four": {"columns": 7, "rows": 6, "x_in_row": 4},
@@ -115,11 +118,10 @@ def openspiel_text_position(name: str, text: str) -> BoardState:
     Raises:
         ValueError: another game, or a text that is neither, or not a position of the game.
     """
-    names = {ours: theirs for theirs, ours in OPENSPIEL_GAMES.items()}
-    if name not in names:
+    if name not in OPENSPIEL_NAMES:
         raise InvalidValueError(
             f"OpenSpiel's games that boardzoo plays are {', '.join(OPENSPIEL_GAMES)} "
-            f"(boardzoo's {', '.join(names)}), not {name!r}"
+            f"(boardzoo's {', '.join(OPENSPIEL_NAMES)}), not {name!r}"
         )
     game = make_game(name)
     words = text.replace(",", " ").split()
@@ -137,7 +139,8 @@ def openspiel_text_position(name: str, text: str) -> BoardState:
     rows = [row.strip() for row in text.strip().splitlines() if row.strip()]
     if any(len(row) != size or set(row) - set("xo.") for row in rows):
         raise InvalidValueError(
-            f"OpenSpiel's {names[name]} board is rows of {size} cells, each x, o or ., got {text!r}"
+            f"OpenSpiel's {OPENSPIEL_NAMES[name]} board is rows of {size} cells, each x, o or "
+            f"., got {text!r}"
         )
     reader = TicTacToeState if name == "tictactoe" else ConnectFourState
     return reader.from_text("\n".join(rows).upper())
