@@ -31,6 +31,11 @@ NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("pyspiel",),
         "needs the 'openspiel' extra (OpenSpiel): pip install -e '.[openspiel]'",
     ),
+    "openspiel_alphazero": (
+        ("pyspiel", "jax", "flax", "optax", "orbax.checkpoint", "chex"),
+        "needs the 'openspiel-alphazero' extra (OpenSpiel, JAX, Flax, Optax, Orbax, Chex): "
+        "pip install -e '.[openspiel-alphazero]'",
+    ),
     "docs": (
         ("mkdocs", "material", "mkdocstrings_handlers.python"),
         "needs the 'docs' extra (mkdocs, mkdocs-material, mkdocstrings): pip install -e '.[docs]'",

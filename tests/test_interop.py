@@ -534,7 +534,7 @@ def test_openspiels_random_bot_plays_tictactoe_states() -> None:
     [
         (
             "openspiel:bot=alphazero",
-            r"bot=alphazero is not allowed: it must be one of mcts, random",
+            r"bot=alphazero is not allowed: it must be one of mcts, random, az",
         ),
         ("openspiel:simulations=0", r"simulations=0 is not allowed: it must be an int >= 1"),
         ("openspiel:c=0", r"c=0\.0 is not allowed: it must be a number > 0"),

@@ -14,14 +14,16 @@ OpenSpiel's ``tic_tac_toe``, ``connect_four`` and ``othello`` are boardzoo's ``t
 (:mod:`boardzoo.interop.openspiel_states`). :func:`as_bot` makes any boardzoo agent a
 ``pyspiel.Bot``: each step reads OpenSpiel's state as boardzoo's position and answers the
 agent's move. :class:`OpenSpielAgent` (the spec ``openspiel``) plays OpenSpiel's own MCTS bot
-(its C++ ``MCTSBot`` with random rollouts) or its uniformly random bot in boardzoo's envs,
+(its C++ ``MCTSBot`` with random rollouts), its uniformly random bot, or its AlphaZero with a
+checkpoint its training wrote (``openspiel:bot=az,checkpoint=PATH``) in boardzoo's envs,
 arena, tournaments and ratings: each move it builds OpenSpiel's state by the moves that lead to
 boardzoo's position (from its previous move's, else from the start). It follows a game from its
 start, or from a position a few moves in: an Othello position 18 or more moves from the start
 that it has not seen come about is refused (the moves to it are too many ways apart to find).
 
-OpenSpiel is an optional dependency (``pip install 'boardzoo[openspiel]'``): without it, both
-say so in one line, and nothing else in boardzoo imports it.
+OpenSpiel is an optional dependency (``pip install 'boardzoo[openspiel]'``; its AlphaZero
+also needs JAX: ``boardzoo[openspiel-alphazero]``): without it, both say so in one line, and
+nothing else in boardzoo imports it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ from functools import cache
 from typing import Any, Literal
 
 from boardzoo.agents.base import Agent, Seed, board_state, env_state, legal_or_raise, make_rng
+from boardzoo.agents.openspiel_alphazero import (
+    OpenSpielCheckpoint,
+    alphazero_bot,
+    checkpoint_game,
+    load_checkpoint,
+)
 from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -44,7 +52,7 @@ from boardzoo.interop.openspiel_states import (
 __all__ = ["OpenSpielAgent", "as_bot", "openspiel_game", "pyspiel_module"]
 
 _INSTALL = "OpenSpiel is not installed: pip install 'boardzoo[openspiel]' (the open-spiel package)"
-_BOTS = ("mcts", "random")
+_BOTS = ("mcts", "random", "az")
 
 
 def pyspiel_module() -> Any:
@@ -134,17 +142,25 @@ def as_bot(agent: str | Agent, game: Any = None, seed: int | None = None) -> Any
 
 
 class OpenSpielAgent(Agent):
-    """OpenSpiel's own bots as a boardzoo agent: its MCTS (C++ ``MCTSBot``, random rollouts)
-    or its uniformly random bot, for tictactoe, connect_four and reversi 8x8.
+    """OpenSpiel's own bots as a boardzoo agent: its MCTS (C++ ``MCTSBot``, random rollouts),
+    its uniformly random bot, or its AlphaZero with a trained checkpoint, for tictactoe,
+    connect_four and reversi 8x8.
 
     Args:
-        bot: ``"mcts"`` or ``"random"``.
-        simulations: MCTS simulations a move (OpenSpiel's ``max_simulations``).
+        bot: ``"mcts"``, ``"random"`` or ``"az"`` (OpenSpiel's AlphaZero: its Python
+            ``MCTSBot`` with PUCT and the checkpoint's network, as its evaluation plays;
+            :mod:`boardzoo.agents.openspiel_alphazero`).
+        simulations: MCTS simulations a move (OpenSpiel's ``max_simulations``); ``None``: 1000
+            for ``mcts``, the training's ``max_simulations`` for ``az``.
         rollouts: random rollouts a leaf is evaluated by (``RandomRolloutEvaluator``).
-        c: the UCT exploration constant (``uct_c``; OpenSpiel's examples use 2).
-        solve: MCTS-Solver: back up proven wins and losses (OpenSpiel's ``solve``).
+        c: the exploration constant (``uct_c``); ``None``: 2 for ``mcts`` (OpenSpiel's
+            examples), the training's ``uct_c`` for ``az``.
+        solve: MCTS-Solver: back up proven wins and losses (OpenSpiel's ``solve``; ``mcts``
+            only, AlphaZero plays without).
         time_limit: seconds a move at most (OpenSpiel's ``max_wall_clock_time``), as well as
-            ``simulations``; ``None``: simulations only.
+            ``simulations``; ``None``: simulations only. ``mcts`` only.
+        checkpoint: for ``az``: a ``checkpoint-N`` directory of an OpenSpiel AlphaZero run, or
+            the run's directory (its latest checkpoint).
         max_memory_mb: the MCTS tree's memory (OpenSpiel's ``max_memory_mb``).
         seed: seed of the bot's random numbers; the same seed gives the same moves (on a
             budget of simulations, not of time).
@@ -154,18 +170,21 @@ class OpenSpielAgent(Agent):
 
     def __init__(
         self,
-        bot: Literal["mcts", "random"] = "mcts",
-        simulations: int = 1000,
+        bot: Literal["mcts", "random", "az"] = "mcts",
+        simulations: int | None = None,
         rollouts: int = 1,
-        c: float = 2.0,
+        c: float | None = None,
         solve: bool = True,
         time_limit: float | None = None,
         max_memory_mb: int = 1000,
+        checkpoint: str | None = None,
         seed: Seed = None,
     ) -> None:
         if bot not in _BOTS:
             raise InvalidValueError(f"bot={bot!r} is not allowed: it must be one of {_BOTS}")
         for key, value in (("simulations", simulations), ("rollouts", rollouts)):
+            if key == "simulations" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidValueError(f"{key}={value!r} is not allowed: it must be an int >= 1")
         if (
@@ -176,11 +195,25 @@ class OpenSpielAgent(Agent):
             raise InvalidValueError(
                 f"max_memory_mb={max_memory_mb!r} is not allowed: it must be an int >= 1"
             )
-        if not c > 0:
+        if c is not None and not c > 0:
             raise InvalidValueError(f"c={c!r} is not allowed: it must be a number > 0")
         if time_limit is not None and not time_limit > 0:
             raise InvalidValueError(f"time_limit={time_limit!r} is not allowed: it must be > 0")
+        if (bot == "az") != (checkpoint is not None):
+            raise InvalidValueError(
+                "bot=az needs checkpoint=PATH (an OpenSpiel AlphaZero checkpoint)"
+                if bot == "az"
+                else f"checkpoint={checkpoint!r} is for bot=az only"
+            )
+        if bot == "az" and time_limit is not None:
+            raise InvalidValueError(
+                f"time_limit={time_limit!r} is not allowed with bot=az: OpenSpiel's AlphaZero "
+                "search plays a number of simulations (simulations=N)"
+            )
         pyspiel_module()  # no OpenSpiel: say so now, before any game
+        self._checkpoint_game = None if checkpoint is None else checkpoint_game(checkpoint)
+        self.checkpoint = checkpoint
+        self._loaded: OpenSpielCheckpoint | None = None
         self.bot, self.simulations, self.rollouts = bot, simulations, rollouts
         self.c, self.solve, self.time_limit, self.max_memory_mb = (
             c,
@@ -197,10 +230,20 @@ class OpenSpielAgent(Agent):
 
     def check_game(self, game: Game) -> None:
         openspiel_game(game)
+        if self._checkpoint_game is not None and self._checkpoint_game != OPENSPIEL_NAMES.get(
+            game.name
+        ):
+            raise InvalidValueError(
+                f"checkpoint={self.checkpoint!r} was trained on OpenSpiel's "
+                f"{self._checkpoint_game!r}, not {game.label}"
+            )
 
     def prepare(self, game: Game) -> None:
         if self._game is not None and self._game == game:
             return
+        self.check_game(game)
+        if self.checkpoint is not None and self._loaded is None:
+            self._loaded = load_checkpoint(self.checkpoint)
         self._spiel_game = openspiel_game(game)
         self._game = game
         self._bots = {}
@@ -214,12 +257,20 @@ class OpenSpielAgent(Agent):
         pyspiel = pyspiel_module()
         if self.bot == "random":
             return pyspiel.make_uniform_random_bot(player, self._seed)
+        if self._loaded is not None:
+            return alphazero_bot(
+                self._spiel_game,
+                self._loaded,
+                self._loaded.max_simulations if self.simulations is None else self.simulations,
+                self._loaded.uct_c if self.c is None else float(self.c),
+                self._seed,
+            )
         evaluator = pyspiel.RandomRolloutEvaluator(self.rollouts, self._seed)
         return pyspiel.MCTSBot(
             self._spiel_game,
             evaluator,
-            float(self.c),
-            self.simulations,
+            2.0 if self.c is None else float(self.c),
+            1000 if self.simulations is None else self.simulations,
             self.max_memory_mb,
             bool(self.solve),
             self._seed,
@@ -271,5 +322,5 @@ class OpenSpielAgent(Agent):
         return (
             f"OpenSpielAgent(bot={self.bot!r}, simulations={self.simulations}, "
             f"rollouts={self.rollouts}, c={self.c}, solve={self.solve}, "
-            f"time_limit={self.time_limit}, seed={self.seed!r})"
+            f"time_limit={self.time_limit}, checkpoint={self.checkpoint!r}, seed={self.seed!r})"
         )
