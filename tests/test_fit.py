@@ -17,6 +17,7 @@ import pytest
 from reference_reversi import RefGame, placements
 
 from boardzoo.agents import EngineAgent
+from boardzoo.arena.openings import load_openings
 from boardzoo.fit.children import ChildrenSettings, add_children, children_of
 from boardzoo.fit.data import (
     ARRAYS,
@@ -26,7 +27,8 @@ from boardzoo.fit.data import (
     load_chunk,
     load_positions,
     play_game,
-    read_openings,
+    save_chunk,
+    write_json,
 )
 from boardzoo.fit.measure import measure_moves, measure_nets
 from boardzoo.fit.weights import (
@@ -41,8 +43,6 @@ from boardzoo.games import make_game
 from boardzoo.games.reversi import ReversiState
 from boardzoo.gametree.solve import solve
 from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, load_net_metadata
-
-OPENINGS = "/work/shared/openings/xot-small.txt"
 
 
 def _config(tmp_path, seed=3):
@@ -126,7 +126,7 @@ def _negamax(board: tuple[tuple[str, ...], ...], player: int, passed: bool) -> i
         return -_negamax(board, 1 - player, True)
     best = -65
     for row, col in moves:
-        child = RefGame(grid, player).play(row * 8 + col)
+        child = RefGame(grid, player).play(row * len(grid) + col)
         best = max(best, -_negamax(tuple(map(tuple, child.board)), 1 - player, False))
     return best
 
@@ -160,12 +160,13 @@ def test_fit_recovers_known_weights():
     positions = Positions(bitboards, player, labels, np.zeros(n, np.int8),
                           np.ones(n, np.int8), np.arange(n, dtype=np.int32))  # fmt: skip
     # a table's weights and another's can trade a constant: compare up to it
-    weights, _ = fit_weights(positions, cells, table, 1, 1e-6, None, 500, log=lambda s: None)
+    game = make_game("reversi")
+    weights, _ = fit_weights(game, positions, cells, table, 1, 1e-6, None, 500, log=lambda s: None)
     shift = weights[0, 0, 0] - known[0, 0, 0]
     np.testing.assert_allclose(weights[0, 0], known[0, 0] + shift, atol=1e-3)
     np.testing.assert_allclose(weights[0, 1, :9], known[0, 1, :9] - 2 * shift, atol=1e-3)
     fitted = NTupleNet(cells, table, weights.astype(np.float32))
-    np.testing.assert_allclose(net_sums(fitted, bitboards, player), labels, atol=1e-2)
+    np.testing.assert_allclose(net_sums(fitted, game, bitboards, player), labels, atol=1e-2)
 
 
 def test_best_scale_finds_the_scale_of_the_results():
@@ -203,15 +204,14 @@ def test_bad_settings_are_refused(tmp_path):
 def test_a_solve_that_gives_up_labels_like_the_midgame(tmp_path):
     game = make_game("reversi")
     config = replace(_config(tmp_path), solve_nodes=1, random_empties=40, epsilon=1.0)
-    one = play_game(game, read_openings(game, config.openings), config, 0)
+    openings = load_openings(config.openings, game).moves
+    one = play_game(game, openings, config, 0)
     assert ((one.empties <= 12) & (one.exact == 0)).any()  # solves that gave up ...
     first = int(np.argmax(one.exact == 1)) if one.exact.any() else len(one) - 1
     signed = np.where(one.player == one.player[first], one.label, -one.label)
     result = signed[first] if one.exact.any() else signed[one.exact == 0][0]
     assert (signed[one.exact == 0] == result).all()  # ... labelled with the game's result
-    exact = play_game(
-        game, read_openings(game, config.openings), replace(config, solve_nodes=None), 0
-    )
+    exact = play_game(game, openings, replace(config, solve_nodes=None), 0)
     assert exact.exact[exact.empties <= 12].all()
     early, other = exact.select(exact.empties > 40), one.select(one.empties > 40)
     np.testing.assert_array_equal(early.bitboards, other.bitboards)  # the same random moves
@@ -312,3 +312,199 @@ def test_measure_nets_reports_each_nets_error(data_dir):
     assert rows[0]["net"] == "shipped" and rows[0]["mae_best_slope"] <= rows[0]["mae"] + 1e-9
     with pytest.raises(ValueError, match="no positions"):
         measure_nets([data_dir], ["shipped"], 61, 64, log=lambda s: None)
+
+
+# --- any game with a learned evaluation: Reversi 6x6 and Connect Four ---------------------------
+
+
+def _grid(game, bitboards) -> list[list[int | None]]:
+    """The board of a stored position, ``None`` empty or the player (row 0 the top row), read
+    through the game's own planes."""
+    planes = game.state_from_bitboards(int(bitboards[0]), int(bitboards[1]), 0).planes(0)
+    return [[0 if cell[0] else 1 if cell[1] else None for cell in row] for row in planes.tolist()]
+
+
+def _reversi_text(grid) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple("." if c is None else "XO"[c] for c in row) for row in grid)
+
+
+@pytest.fixture(scope="module")
+def small_games(tmp_path_factory):
+    """Data of Reversi 6x6 and Connect Four, from their shipped balanced openings."""
+    dirs = {}
+    # Connect Four's games at depth 1 mostly end at a four long before the board fills
+    for name, options, depth in (("reversi", {"board_size": 6}, 1), ("connect_four", {}, 5)):
+        out = tmp_path_factory.mktemp("fit-" + name) / "data"
+        config = GenerateSettings(game=name, options=options, seed=2, depth=depth,
+                                  solve_empties=10, chunk_games=2)  # fmt: skip
+        generate(out, config, games=4 if name == "reversi" else 8, log=lambda line: None)
+        dirs[name] = out
+    return dirs
+
+
+def test_reversi_6x6_labels_match_a_plain_negamax(small_games):
+    game = make_game("reversi", board_size=6)
+    positions = load_positions(small_games["reversi"])
+    assert (positions.exact == (positions.empties <= 10)).all()
+    assert positions.empties.max() <= 32  # the 6x6 board's squares, not 8x8's
+    chosen = np.flatnonzero((positions.exact == 1) & (positions.empties <= 7))[::3][:6]
+    assert len(chosen) >= 4
+    for i in chosen:
+        board = _reversi_text(_grid(game, positions.bitboards[i]))
+        assert len(board) == 6
+        assert _negamax(board, int(positions.player[i]), False) == positions.label[i]
+
+
+def test_connect_four_labels_and_children_match_a_plain_negamax(tmp_path, small_games):
+    from test_connect_four_solver import reference_score
+
+    game = make_game("connect_four")
+    out = tmp_path / "data"
+    shutil.copytree(small_games["connect_four"], out)
+    add_children(out, ChildrenSettings(min_empties=4, max_empties=9), log=lambda line: None)
+    games, children = load_positions(small_games["connect_four"]), _children(out)
+    assert len(children) > 0 and children.exact.all()
+    for positions in (games, children):
+        chosen = np.flatnonzero((positions.exact == 1) & (positions.empties <= 8))[:6]
+        assert len(chosen) >= 3
+        for i in chosen:
+            grid = _grid(game, positions.bitboards[i])
+            discs = sum(cell is not None for row in grid for cell in row)
+            assert discs % 2 == positions.player[i]  # red moves on an even count
+            assert reference_score(grid) == positions.label[i]
+
+
+@pytest.mark.parametrize(("name", "options"), [("reversi", {"board_size": 6}),
+                                               ("connect_four", {})])  # fmt: skip
+def test_a_fit_of_any_game_plays_and_measures(tmp_path, small_games, name, options):
+    """The shipped net's design and stages, fitted on the game's own data: the engine plays
+    with it, and the measures read the game's positions."""
+    game = make_game(name, **options)
+    out = tmp_path / "net.npz"
+    shipped = load_net(game)
+    stages = shipped.weights.shape[0]
+    metadata = fit_and_save([small_games[name]], out, FitSettings(stages=stages, holdout=0.5,
+                            iterations=20), command="test", log=lambda line: None)  # fmt: skip
+    net = load_net_file(out)
+    assert net.weights.shape == shipped.weights.shape
+    assert metadata["game"] == name and metadata["options"] == dict(game.options)
+    state = game.initial_state()
+    info = EngineAgent(time_limit=None, depth=2, exact_empties=0, net=str(out)).search(state)
+    assert info.action in state.legal_actions()
+    rows = measure_nets([small_games[name]], ["shipped", str(out)], 0, 42, exact_only=False,
+                        log=lambda line: None)  # fmt: skip
+    assert [row["net"] for row in rows] == ["shipped", str(out)]
+    moves = measure_moves([small_games[name]], [str(out)], 3, 8, count=4, depths=(12,),
+                          log=lambda line: None)  # fmt: skip
+    assert moves[0]["best_move"] == 1.0  # a search to the end plays perfectly
+
+
+def test_data_of_two_games_is_not_fitted_together(tmp_path, small_games):
+    with pytest.raises(ValueError, match=r"positions of .*: give one game's"):
+        fit_and_save([small_games["reversi"], small_games["connect_four"]], tmp_path / "x.npz",
+                     log=lambda line: None)  # fmt: skip
+    with pytest.raises(ValueError, match=r"solve_empties must be 0\.\.26"):
+        GenerateSettings(solve_empties=27)
+    with pytest.raises(ValueError, match="board_size"):
+        GenerateSettings(options={"board_size": 5})
+
+
+# --- relabelling the midgame by a deeper search; the command line -------------------------------
+
+
+@pytest.fixture(scope="module")
+def late_solved(tmp_path_factory):
+    """Reversi 6x6 games solved only from 4 empties (the positions before labelled by the
+    game's result), and a net fitted on them."""
+    base = tmp_path_factory.mktemp("relabel")
+    config = GenerateSettings(game="reversi", options={"board_size": 6}, seed=5, depth=1,
+                              solve_empties=4, chunk_games=2)  # fmt: skip
+    generate(base / "data", config, games=4, log=lambda line: None)
+    fit_and_save([base / "data"], base / "net.npz", FitSettings(stages=4, holdout=0.5,
+                 iterations=20), log=lambda line: None)  # fmt: skip
+    return base
+
+
+def test_a_search_to_the_end_relabels_the_midgame_exactly(tmp_path, late_solved):
+    """The games' last positions (up to 9 empties; solved from 4) searched 14 plies deep: the
+    search sees every line's end, so each new label is the position's exact score, as a plain
+    negamax finds it."""
+    from boardzoo.fit.relabel import RelabelSettings, relabel
+
+    game = make_game("reversi", board_size=6)
+    late = tmp_path / "late"  # the data directory with its games' last positions only
+    late.mkdir()
+    progress = json.loads((late_solved / "data" / "progress.json").read_text())
+    whole = load_positions(late_solved / "data")
+    save_chunk(late / "chunk-000000.npz", whole.select(whole.empties <= 9))
+    write_json(late / "progress.json", {**progress, "chunks": ["chunk-000000.npz"]})
+    settings = RelabelSettings(net=str(late_solved / "net.npz"), depth=14)
+    progress = relabel(late, tmp_path / "deep", settings, command="first", log=lambda s: None)
+    before, after = load_positions(late), load_positions(tmp_path / "deep")
+    _same(replace(before, label=after.label), after)  # only labels change ...
+    exact = before.exact == 1
+    np.testing.assert_array_equal(before.label[exact], after.label[exact])  # ... not exact ones
+    assert progress["relabel"]["positions"] == int((~exact).sum()) >= 8
+    assert (after.label[~exact] != before.label[~exact]).any()
+    for i in np.flatnonzero(~exact)[::2][:8]:
+        board = _reversi_text(_grid(game, before.bitboards[i]))
+        assert _negamax(board, int(before.player[i]), False) == after.label[i]
+    # run again: nothing left to do; other settings are refused
+    again = relabel(late, tmp_path / "deep", settings, command="second", log=lambda s: None)
+    assert again["relabel"]["commands"] == ["first", "second"]
+    with pytest.raises(ValueError, match="keep those settings"):
+        relabel(late, tmp_path / "deep", replace(settings, depth=2), log=lambda s: None)
+
+
+def test_relabelling_needs_a_fitted_nets_scale(tmp_path, late_solved):
+    from boardzoo.fit.relabel import RelabelSettings, relabel
+
+    net = load_net(make_game("reversi", board_size=6))
+    from boardzoo.learned.ntuple import save_net
+
+    save_net(tmp_path / "td.npz", net, {"game": "reversi"})  # no scale in its metadata
+    with pytest.raises(ValueError, match="no scale"):
+        relabel(late_solved / "data", tmp_path / "x", RelabelSettings(net=str(tmp_path / "td.npz")),
+                log=lambda line: None)  # fmt: skip
+    with pytest.raises(ValueError, match="depth must be"):
+        RelabelSettings(net="x", depth=0)
+
+
+@pytest.mark.slow
+def test_workers_give_the_same_data(tmp_path, late_solved):
+    """Two processes generate and relabel exactly what one does."""
+    from boardzoo.fit.relabel import RelabelSettings, relabel
+
+    config = GenerateSettings(game="reversi", options={"board_size": 6}, seed=5, depth=1,
+                              solve_empties=4, chunk_games=2)  # fmt: skip
+    generate(tmp_path / "data", config, games=4, workers=2, log=lambda line: None)
+    _same(load_positions(tmp_path / "data"), load_positions(late_solved / "data"))
+    settings = RelabelSettings(net=str(late_solved / "net.npz"), depth=2)
+    for workers, out in ((1, "one"), (2, "two")):
+        relabel(tmp_path / "data", tmp_path / out, settings, workers=workers, log=lambda s: None)
+    _same(load_positions(tmp_path / "one"), load_positions(tmp_path / "two"))
+
+
+def test_the_command_line_runs_every_step_for_connect_four(tmp_path, capsys):
+    from repo_scripts import load_script
+
+    script = load_script("scripts/train_eval.py", "train_eval_script")
+    data, net = str(tmp_path / "data"), str(tmp_path / "net.npz")
+    steps = [
+        ["generate", "--game", "connect_four", "--out", data, "--games", "8", "--depth", "5",
+         "--solve-empties", "10", "--chunk-games", "2"],
+        ["children", "--data", data, "--min-empties", "4", "--max-empties", "9"],
+        ["fit", "--data", data, "--out", net, "--stages", "3", "--holdout", "0.5",
+         "--iterations", "10"],
+        ["relabel", "--data", data, "--net", net, "--depth", "2", "--out", str(tmp_path / "d2")],
+        ["measure", "--data", str(tmp_path / "d2"), "--net", "shipped", net, "--min-empties",
+         "0", "--max-empties", "42", "--all-labels"],
+    ]  # fmt: skip
+    for argv in steps:
+        assert script.main(argv) == 0
+    assert load_net_metadata(net)["game"] == "connect_four"
+    assert "sign_agreement" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        script.main(["generate", "--game", "connect_four", "--out", data, "--games", "1",
+                     "--openings", str(tmp_path / "none.txt")])  # fmt: skip
+    assert "cannot read openings" in capsys.readouterr().err

@@ -34,12 +34,14 @@ from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import (
     PROGRESS,
     Positions,
+    data_game,
     load_chunk,
     read_progress,
     save_chunk,
     write_json,
 )
-from boardzoo.games.reversi import ReversiState
+from boardzoo.games.spec import Game
+from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import solve
 
 __all__ = ["ChildrenSettings", "add_children", "children_of", "solved_children"]
@@ -68,30 +70,33 @@ class ChildrenSettings:
             )
 
 
-Child = tuple[int, int, int, int]  # black, white, player to move, label
+Child = tuple[int, int, int, int]  # player 0's bitboard, player 1's, player to move, label
 
 
-def children_of(state: ReversiState, move_scores: dict[int, int]) -> list[Child]:
-    """``(black, white, player, label)`` of each legal move's result that is not a finished game:
-    ``label`` is the exact final disc difference for ``player``, the player to move (the mover
-    again where the opponent must pass). ``move_scores``: each move's exact score for the player
-    to move in ``state`` (:func:`~boardzoo.gametree.solve.solve` with ``all_moves``)."""
+def children_of(state: BoardState, move_scores: dict[int, int]) -> list[Child]:
+    """``(s0, s1, player, label)`` of each legal move's result that is not a finished game
+    (``s0``, ``s1``: the players' bitboards): ``label`` is the exact score for ``player``, the
+    player to move (the mover again where the opponent must pass). ``move_scores``: each move's
+    exact score for the player to move in ``state`` (:func:`~boardzoo.gametree.solve.solve`
+    with ``all_moves``)."""
     rows: list[Child] = []
     mover = int(state.current_player)
     for action, score in move_scores.items():
         child = state.apply(action)
         if child.is_terminal():
             continue
+        s0, s1 = child.bitboards()
         if child.must_pass():
-            rows.append((child.black, child.white, mover, score))
+            rows.append((s0, s1, mover, score))
         else:
-            rows.append((child.black, child.white, int(child.current_player), -score))
+            rows.append((s0, s1, int(child.current_player), -score))
     return rows
 
 
-def solved_children(parents: Positions, config: ChildrenSettings) -> Positions:
-    """The labelled children (:func:`children_of`) of the exactly labelled ``parents`` with
-    ``config``'s empty squares and at least two moves, in the parents' order."""
+def solved_children(game: Game, parents: Positions, config: ChildrenSettings) -> Positions:
+    """The labelled children (:func:`children_of`) of the exactly labelled ``parents`` (positions
+    of ``game``) with ``config``'s empty squares and at least two moves, in the parents'
+    order."""
     chosen = (parents.exact == 1) & (parents.empties >= config.min_empties)
     chosen &= parents.empties <= config.max_empties
     boards: list[tuple[int, int]] = []
@@ -100,8 +105,8 @@ def solved_children(parents: Positions, config: ChildrenSettings) -> Positions:
     empties: list[int] = []
     games: list[int] = []
     for i in np.flatnonzero(chosen):
-        black, white = (int(bits) for bits in parents.bitboards[i])
-        state = ReversiState(8, black, white, int(parents.player[i]))
+        s0, s1 = (int(bits) for bits in parents.bitboards[i])
+        state = game.state_from_bitboards(s0, s1, int(parents.player[i]))
         if len(state.legal_actions()) < 2:
             continue
         for row in children_of(state, solve(state, all_moves=True).move_scores):
@@ -129,6 +134,7 @@ def add_children(
     """
     data = Path(data)
     progress = read_progress(data)
+    game = data_game(data)
     stored = progress.get("children")
     if stored is not None:
         kept = ChildrenSettings(**stored["config"])
@@ -154,7 +160,7 @@ def add_children(
         if deadline is not None and time.perf_counter() >= deadline:
             break
         t0 = time.perf_counter()
-        children = solved_children(load_chunk(data / name), config)
+        children = solved_children(game, load_chunk(data / name), config)
         target = "children-" + name[len("chunk-") :]
         save_chunk(data / target, children)
         progress["chunks"].append(target)

@@ -1,13 +1,16 @@
-"""Labelled Reversi positions for fitting an n-tuple evaluation (the Logistello/Edax recipe).
+"""Labelled positions for fitting a game's n-tuple evaluation (the Logistello/Edax recipe).
 
-Each game is the engine (:class:`~boardzoo.agents.engine.EngineAgent`, fixed depth, learned
-evaluation, no solver) against itself from an XOT opening, with a seeded chance of a random move
-at every ply for variety. Once a position has at most ``solve_empties`` empty squares the game
-is *solved*: that position and every later one (the engine plays on) get their exact final disc
-difference from the solver (:func:`~boardzoo.gametree.solve.solve`); every earlier position gets
-the exact value of the first solved one, signed for its player to move: the game's result with a
-perfect endgame (Buro, "Experiments with Multi-ProbCut and a new high-quality evaluation
-function for Othello", 1997).
+Any game of the catalog with a learned evaluation (Reversi 4x4, 6x6 and 8x8, Connect Four) is
+played: each game is the engine (:class:`~boardzoo.agents.engine.EngineAgent`, fixed depth,
+learned evaluation, no solver) against itself from an opening of a suite (the game's shipped
+``balanced`` one, or a file such as the XOT openings of Othello; see
+:mod:`boardzoo.arena.openings`), with a seeded chance of a random move at every ply for variety.
+Once a position has at most ``solve_empties`` empty squares the game is *solved*: that position
+and every later one (the engine plays on) get their exact score from the solver
+(:func:`~boardzoo.gametree.solve.solve`; Reversi: the final disc difference); every earlier
+position gets the exact value of the first solved one, signed for its player to move: the game's
+result with a perfect endgame (Buro, "Experiments with Multi-ProbCut and a new high-quality
+evaluation function for Othello", 1997).
 
 Positions are saved in chunks of games (``chunk-GGGGGG.npz``, int arrays only, read with
 ``allow_pickle=False``) under an output directory, with ``progress.json`` (the settings, the
@@ -18,7 +21,7 @@ Arrays of a chunk (one row a position, terminal positions left out):
 
 * ``bitboards``: uint64 ``[n, 2]``, the discs of player 0 (black) and player 1 (white).
 * ``player``: int8, the player to move.
-* ``label``: int16, the final disc difference for the player to move (exact where ``exact``).
+* ``label``: int16, the score for the player to move (exact where ``exact``).
 * ``empties``: int8, the empty squares.
 * ``exact``: int8, 1 where the label is the position's own exact value, 0 where it is the
   game's result with a perfect endgame.
@@ -31,14 +34,16 @@ import datetime
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from boardzoo.agents.engine import EngineAgent
+from boardzoo.arena.openings import load_openings
 from boardzoo.errors import InvalidFileError, InvalidValueError
+from boardzoo.fit.pool import map_tasks
 from boardzoo.games.catalog import make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -49,17 +54,18 @@ __all__ = [
     "PROGRESS",
     "GenerateSettings",
     "Positions",
+    "data_game",
     "generate",
     "load_chunk",
     "load_positions",
     "play_game",
-    "read_openings",
     "save_chunk",
     "write_json",
 ]
 
 ARRAYS = ("bitboards", "player", "label", "empties", "exact", "game")
 PROGRESS = "progress.json"
+MOST_SOLVE_EMPTIES = 26  # a Reversi 8x8 solve from more takes minutes
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,11 @@ class GenerateSettings:
     """The settings of a data run (stored in ``progress.json``; a resumed run keeps them).
 
     Attributes:
+        game: the catalog's game, one with a learned evaluation.
+        options: its options (``{"board_size": 6}``); the others at their defaults.
         seed: the run's seed; game ``i`` is played from ``(seed, i)``.
-        openings: a file of opening move lists (``f5d6c4...``, one a line).
+        openings: ``"balanced"`` (the suite shipped for the game) or a file of openings, one a
+            line, in the game's move names (``f5d6c4...``; :mod:`boardzoo.arena.openings`).
         depth: the engine's fixed depth in plies.
         epsilon: the chance of a random legal move at each ply after the opening ...
         random_empties: ... while the position has more than this many empty squares (0: at
@@ -85,7 +94,7 @@ class GenerateSettings:
     """
 
     seed: int = 0
-    openings: str = "/work/shared/openings/xot-small.txt"
+    openings: str = "balanced"
     depth: int = 3
     epsilon: float = 0.05
     solve_empties: int = 18
@@ -93,20 +102,28 @@ class GenerateSettings:
     net: str | None = None
     random_empties: int = 0
     solve_nodes: int | None = None
+    game: str = "reversi"
+    options: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        board = board_cells(self.make_game())  # the game and its options checked here
         if not 1 <= self.depth <= 10:
             raise InvalidValueError(f"depth must be 1..10, got {self.depth}")
         if not 0 <= self.epsilon <= 1:
             raise InvalidValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
-        if not 0 <= self.solve_empties <= 26:
-            raise InvalidValueError(f"solve_empties must be 0..26, got {self.solve_empties}")
-        if not 0 <= self.random_empties <= 64:
-            raise InvalidValueError(f"random_empties must be 0..64, got {self.random_empties}")
+        most = min(board, MOST_SOLVE_EMPTIES)
+        if not 0 <= self.solve_empties <= most:
+            raise InvalidValueError(f"solve_empties must be 0..{most}, got {self.solve_empties}")
+        if not 0 <= self.random_empties <= board:
+            raise InvalidValueError(f"random_empties must be 0..{board}, got {self.random_empties}")
         if self.solve_nodes is not None and self.solve_nodes < 1:
             raise InvalidValueError(f"solve_nodes must be >= 1, got {self.solve_nodes}")
         if self.chunk_games < 1:
             raise InvalidValueError(f"chunk_games must be >= 1, got {self.chunk_games}")
+
+    def make_game(self) -> Game:
+        """The game the data is of (a ``ValueError`` for an unknown game or option)."""
+        return make_game(self.game, **self.options)
 
 
 @dataclass(frozen=True)
@@ -165,27 +182,9 @@ def _empty_positions() -> Positions:
     )
 
 
-def read_openings(game: Game, path: str | Path) -> list[list[int]]:
-    """The opening lines of ``path`` (moves like ``f5d6``, one line each) as actions; a
-    ``ValueError`` naming the line of a move that cannot be read or played."""
-    lines: list[list[int]] = []
-    text = Path(path).read_text()
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if len(line) % 2:
-            raise InvalidFileError(f"{path}:{number}: moves are two characters each, got {line!r}")
-        actions = [game.parse_action(line[i : i + 2]) for i in range(0, len(line), 2)]
-        state = game.initial_state()
-        for action in actions:
-            if action not in state.legal_actions():
-                raise InvalidFileError(f"{path}:{number}: {line!r} has an illegal move")
-            state = state.apply(action)
-        lines.append(actions)
-    if not lines:
-        raise InvalidFileError(f"{path}: no openings")
-    return lines
+def board_cells(game: Game) -> int:
+    """The cells of ``game``'s board (``params[0]`` masks them in the kernels' layout)."""
+    return int(game.params[0]).bit_count()
 
 
 def _empties(game: Game, state: BoardState) -> int:
@@ -194,7 +193,7 @@ def _empties(game: Game, state: BoardState) -> int:
 
 
 def play_game(
-    game: Game, openings: list[list[int]], config: GenerateSettings, index: int
+    game: Game, openings: Sequence[Sequence[int]], config: GenerateSettings, index: int
 ) -> Positions:
     """Play and label game ``index`` of the run ``config`` (see the module's docstring)."""
     rng = np.random.default_rng([config.seed, index])
@@ -249,6 +248,10 @@ def play_game(
     return Positions.of_rows(boards, players, labels, empties, exact, [index] * len(labels))
 
 
+def _play_task(task: tuple[Game, Sequence[Sequence[int]], GenerateSettings, int]) -> Positions:
+    return play_game(*task)
+
+
 def save_chunk(path: Path, positions: Positions) -> None:
     """Write ``positions`` to the chunk file ``path`` (whole or not at all)."""
     partial = path.with_name(path.name + ".partial")
@@ -291,6 +294,16 @@ def load_positions(*dirs: str | Path) -> Positions:
     return Positions.concatenate(parts)
 
 
+def data_game(*dirs: str | Path) -> Game:
+    """The game the data directories ``dirs`` hold positions of (a ``ValueError`` if they
+    are of different games)."""
+    games = {GenerateSettings(**read_progress(out)["config"]).make_game() for out in dirs}
+    if len(games) != 1:
+        names = ", ".join(sorted(g.label for g in games)) or "none"
+        raise InvalidValueError(f"the data directories hold positions of {names}: give one game's")
+    return games.pop()
+
+
 def _chunks(start: int, end: int | None, size: int) -> Iterator[tuple[int, int]]:
     first = start
     while end is None or first < end:
@@ -306,6 +319,7 @@ def generate(
     games: int | None = None,
     minutes: float | None = None,
     resume: bool = False,
+    workers: int = 1,
     command: str = "",
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -314,7 +328,9 @@ def generate(
 
     With ``resume`` the run goes on from ``out/progress.json`` with its settings (``config``
     must then be ``None`` or the same). A chunk is saved every ``config.chunk_games`` games, and
-    when the time is up. Returns the progress (also in ``out/progress.json``).
+    when the time is up (with one worker; with more, when the chunk is done). ``workers``
+    processes play a chunk's games (:func:`~boardzoo.fit.pool.map_tasks`): the data is the same
+    for any number. Returns the progress (also in ``out/progress.json``).
     """
     if games is None and minutes is None:
         raise InvalidValueError("give games, minutes or both: when to stop")
@@ -339,8 +355,8 @@ def generate(
             "seconds": 0.0,
             "commands": [command],
         }
-    game = make_game("reversi")
-    openings = read_openings(game, config.openings)
+    game = config.make_game()
+    openings = load_openings(config.openings, game).moves
     out.mkdir(parents=True, exist_ok=True)
     began = time.perf_counter()
     deadline = None if minutes is None else began + 60.0 * minutes
@@ -351,10 +367,14 @@ def generate(
             break
         t0 = time.perf_counter()
         parts = []
-        for index in range(first, last):
-            parts.append(play_game(game, openings, config, index))
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+        if workers == 1:
+            for index in range(first, last):
+                parts.append(play_game(game, openings, config, index))
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+        else:
+            tasks = [(game, openings, config, index) for index in range(first, last)]
+            parts = map_tasks(_play_task, tasks, workers)
         chunk = Positions.concatenate(parts)
         name = f"chunk-{first:06d}.npz"
         save_chunk(out / name, chunk)

@@ -18,12 +18,11 @@ import numpy as np
 
 from boardzoo.agents.engine import EngineAgent
 from boardzoo.errors import InvalidValueError
-from boardzoo.fit.data import Positions, load_positions
+from boardzoo.fit.data import Positions, data_game, load_positions
 from boardzoo.fit.weights import disc_slope, net_sums
-from boardzoo.games.catalog import make_game
-from boardzoo.games.reversi import ReversiState
+from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import solve
-from boardzoo.learned.ntuple import load_net, load_net_file, load_net_metadata
+from boardzoo.learned.ntuple import check_net_fits, load_net, load_net_file, load_net_metadata
 
 __all__ = ["measure_moves", "measure_nets"]
 
@@ -57,6 +56,7 @@ def measure_nets(
     squares: MAE in discs with its own SCALE (the metadata's ``scale``, else ``scale``, else
     the best slope), with the best least-squares slope, and the share of won/lost positions
     whose winner it predicts. ``nets``: files or ``"shipped"``."""
+    game = data_game(*data)
     positions = _band(data, min_empties, max_empties, exact_only)
     labels = positions.label.astype(np.float64)
     decided = labels != 0
@@ -65,10 +65,11 @@ def measure_nets(
         f"{', exact labels' if exact_only else ''}")  # fmt: skip
     for name in nets:
         if name == "shipped":
-            net, own = load_net(make_game("reversi")), scale
+            net, own = load_net(game), scale
         else:
-            net, own = load_net_file(name), load_net_metadata(name).get("scale", scale)
-        sums = net_sums(net, positions.bitboards, positions.player)
+            net = check_net_fits(load_net_file(name), game, name)
+            own = load_net_metadata(name).get("scale", scale)
+        sums = net_sums(net, game, positions.bitboards, positions.player)
         slope = disc_slope(sums, labels)
         own = slope if own is None else float(own)
         row = {
@@ -102,13 +103,14 @@ def measure_moves(
     two moves, drawn with ``seed``, against every move's exact score: per net and depth, the
     share of positions where it plays a best move and the mean discs its move loses.
     ``nets``: files or ``"shipped"``."""
+    game = data_game(*data)
     positions = _band(data, min_empties, max_empties, exact_only=True)
     order = np.random.default_rng(seed).permutation(len(positions))
-    states: list[ReversiState] = []
+    states: list[BoardState] = []
     scores: list[dict[int, int]] = []
     for i in order:
-        black, white = (int(bits) for bits in positions.bitboards[i])
-        state = ReversiState(8, black, white, int(positions.player[i]))
+        s0, s1 = (int(bits) for bits in positions.bitboards[i])
+        state = game.state_from_bitboards(s0, s1, int(positions.player[i]))
         if len(state.legal_actions()) >= 2:
             states.append(state)
             scores.append(solve(state, all_moves=True).move_scores)

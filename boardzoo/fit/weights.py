@@ -33,9 +33,17 @@ from typing import Any, cast
 import numpy as np
 
 from boardzoo.errors import InvalidValueError
-from boardzoo.fit.data import Positions, load_positions, read_progress
-from boardzoo.games.catalog import make_game
-from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, ntuple_indices, save_net
+from boardzoo.fit.data import Positions, board_cells, data_game, load_positions, read_progress
+from boardzoo.games.spec import Game
+from boardzoo.learned.ntuple import (
+    NTupleNet,
+    check_net_fits,
+    load_net,
+    load_net_file,
+    ntuple_indices,
+    ntuple_sums,
+    save_net,
+)
 from boardzoo.learned.patterns import game_tuples
 
 __all__ = [
@@ -49,7 +57,6 @@ __all__ = [
     "tuple_indices",
 ]
 
-CELLS = 64  # Reversi 8x8: the board's cells, for the stage of a position
 SCALES = np.geomspace(1.0, 200.0, 600)  # the SCALEs tried by best_scale
 MIN_SLOPE_POSITIONS = 20  # positions of a stage that measure its prior's slope
 
@@ -117,36 +124,37 @@ class FitSettings:
 # --- features ---------------------------------------------------------------------------------
 
 
-def tuple_indices(cells: np.ndarray, bitboards: np.ndarray, player: np.ndarray) -> np.ndarray:
-    """int32 ``[n, instances]``: the weight index each instance reads in each position, by the
-    evaluator play and search use (:func:`boardzoo.learned.ntuple.ntuple_indices`)."""
-    return cast(
-        np.ndarray,
-        ntuple_indices(
-            np.ascontiguousarray(bitboards[:, 0], dtype=np.uint64),
-            np.ascontiguousarray(bitboards[:, 1], dtype=np.uint64),
-            np.ascontiguousarray(player, dtype=np.int64),
-            np.ascontiguousarray(cells, dtype=np.int64),
-        ),
+def _kernel_columns(bitboards: np.ndarray, player: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The positions as the batched kernels take them: ``s0``, ``s1`` (uint64), ``player``."""
+    return (
+        np.ascontiguousarray(bitboards[:, 0], dtype=np.uint64),
+        np.ascontiguousarray(bitboards[:, 1], dtype=np.uint64),
+        np.ascontiguousarray(player, dtype=np.int64),
     )
 
 
-def stages_of(bitboards: np.ndarray, stages: int) -> np.ndarray:
-    """int64 ``[n]``: each position's stage, ``min(stages - 1, pieces * stages // 64)``."""
+def tuple_indices(cells: np.ndarray, bitboards: np.ndarray, player: np.ndarray) -> np.ndarray:
+    """int32 ``[n, instances]``: the weight index each instance reads in each position, by the
+    evaluator play and search use (:func:`boardzoo.learned.ntuple.ntuple_indices`)."""
+    columns = _kernel_columns(bitboards, player)
+    return cast(np.ndarray, ntuple_indices(*columns, np.ascontiguousarray(cells, dtype=np.int64)))
+
+
+def stages_of(bitboards: np.ndarray, stages: int, cells: int) -> np.ndarray:
+    """int64 ``[n]``: each position's stage on a board of ``cells`` cells,
+    ``min(stages - 1, pieces * stages // cells)`` (as :func:`~boardzoo.learned.ntuple.stage_of`
+    reads it)."""
     pieces = np.bitwise_count(bitboards[:, 0] | bitboards[:, 1]).astype(np.int64)
-    stage: np.ndarray = np.minimum(pieces * stages // CELLS, stages - 1)
+    stage: np.ndarray = np.minimum(pieces * stages // cells, stages - 1)
     return stage
 
 
-def net_sums(net: NTupleNet, bitboards: np.ndarray, player: np.ndarray) -> np.ndarray:
+def net_sums(net: NTupleNet, game: Game, bitboards: np.ndarray, player: np.ndarray) -> np.ndarray:
     """float64 ``[n]``: the sum of weights (``atanh`` of the value) that ``net`` reads in each
-    position."""
-    index = tuple_indices(net.cells, bitboards, player)
-    stage = stages_of(bitboards, net.weights.shape[0])
-    total = np.zeros(len(player), dtype=np.float64)
-    for i in range(net.cells.shape[0]):
-        total += net.weights[stage, net.table[i], index[:, i]]
-    return total
+    position of ``game``, by the evaluator play and search use
+    (:func:`boardzoo.learned.ntuple.ntuple_sums`)."""
+    columns = _kernel_columns(bitboards, player)
+    return cast(np.ndarray, ntuple_sums(*columns, game.params, *net))
 
 
 # --- the fit ----------------------------------------------------------------------------------
@@ -214,13 +222,16 @@ def _fit_stage(
     return result
 
 
-def _prior_net(name: str) -> NTupleNet | None:
+def _prior_net(name: str, game: Game) -> NTupleNet | None:
     if name == "none":
         return None
-    return load_net(make_game("reversi")) if name == "shipped" else load_net_file(name)
+    if name == "shipped":
+        return load_net(game)
+    return check_net_fits(load_net_file(name), game, name)
 
 
 def _stage_prior(
+    game: Game,
     prior: NTupleNet | None,
     positions: Positions,
     stages: int,
@@ -231,14 +242,15 @@ def _stage_prior(
     weights = np.zeros((stages, *shape), dtype=np.float64)
     if prior is None:
         return weights, [0.0] * stages
-    sums = net_sums(prior, positions.bitboards, positions.player)
-    old_stage = stages_of(positions.bitboards, prior.weights.shape[0])
-    new_stage = stages_of(positions.bitboards, stages)
+    cells = board_cells(game)
+    sums = net_sums(prior, game, positions.bitboards, positions.player)
+    old_stage = stages_of(positions.bitboards, prior.weights.shape[0], cells)
+    new_stage = stages_of(positions.bitboards, stages, cells)
     slopes: list[float | None] = []
     sources = []
     for s in range(stages):
-        middle = ((2 * s + 1) * CELLS) // (2 * stages)
-        source = min(middle * prior.weights.shape[0] // CELLS, prior.weights.shape[0] - 1)
+        middle = ((2 * s + 1) * cells) // (2 * stages)
+        source = min(middle * prior.weights.shape[0] // cells, prior.weights.shape[0] - 1)
         mask = (new_stage == s) & (old_stage == source)
         enough = int(mask.sum()) >= MIN_SLOPE_POSITIONS
         slopes.append(
@@ -258,6 +270,7 @@ def _stage_prior(
 
 
 def fit_weights(
+    game: Game,
     positions: Positions,
     cells: np.ndarray,
     table: np.ndarray,
@@ -270,8 +283,8 @@ def fit_weights(
     log: Callable[[str], None] = print,
     fit_stages: Sequence[int] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Weights in discs (float64 ``[stages, tables, 3**longest]``) fitted on ``positions``, and
-    what the fit did (per stage: positions, slope of the prior, l2, errors, seconds).
+    """Weights in discs (float64 ``[stages, tables, 3**longest]``) fitted on ``positions`` (of
+    ``game``), and what the fit did (per stage: positions, slope of the prior, l2, errors, seconds).
 
     A stage is fitted on the positions of its own piece counts and of ``overlap`` piece counts
     on either side (the weights change smoothly from stage to stage, and a stage sees more
@@ -284,12 +297,13 @@ def fit_weights(
         raise InvalidValueError("give one l2, or several and validation positions to choose from")
     size = 3 ** cells.shape[1]
     shape = (int(table.max()) + 1, size)
-    start_weights, slopes = _stage_prior(prior, positions, stages, shape)
-    stage_of_pieces = np.minimum(np.arange(CELLS + 1) * stages // CELLS, stages - 1)
+    start_weights, slopes = _stage_prior(game, prior, positions, stages, shape)
+    board = board_cells(game)
+    stage_of_pieces = np.minimum(np.arange(board + 1) * stages // board, stages - 1)
     pieces = np.bitwise_count(positions.bitboards[:, 0] | positions.bitboards[:, 1])
     index = tuple_indices(cells, positions.bitboards, positions.player)
     if validation is not None:
-        check_stage = stages_of(validation.bitboards, stages)
+        check_stage = stages_of(validation.bitboards, stages, board)
         check_index = tuple_indices(cells, validation.bitboards, validation.player)
     weights = start_weights.copy()
     report: list[dict[str, Any]] = []
@@ -379,14 +393,15 @@ def fit_and_save(
     positions = Positions.concatenate(parts)
     if len(positions) == 0:
         raise InvalidValueError("no positions in the data")
-    game = make_game("reversi")
-    prior = _prior_net(config.prior)
+    game = data_game(*data)
+    prior = _prior_net(config.prior, game)
     # the prior's own design (its cells read in its order), else the game's
     cells, table = (prior.cells, prior.table) if prior is not None else game_tuples(game)
     held = _held_out(positions, config.holdout, config.seed)
     train, test = positions.select(~held), positions.select(held)
     log(f"fitting on {len(train):,} positions ({len(test):,} held out), {config}")
     weights, report = fit_weights(
+        game,
         train,
         cells,
         table,
@@ -402,7 +417,7 @@ def fit_and_save(
     disc_net = NTupleNet(cells, table, weights.astype(np.float32))
     scale = config.scale
     if len(test):
-        discs = net_sums(disc_net, test.bitboards, test.player)
+        discs = net_sums(disc_net, game, test.bitboards, test.player)
         labels = test.label.astype(np.float64)
         measured = best_scale(discs, labels)
         mae = float(np.mean(np.abs(discs - labels)))

@@ -1,21 +1,32 @@
-"""Fit Reversi's n-tuple evaluation on labelled positions (boardzoo.fit.data, .fit).
+r"""Train a game's learned n-tuple evaluation: TD self-play, or the Logistello/Edax recipe.
 
-    python scripts/fit_ntuple.py generate --minutes 45 --out runs/fit-data --seed 0
-    python scripts/fit_ntuple.py generate --minutes 45 --out runs/fit-data --resume
-    python scripts/fit_ntuple.py children --data runs/fit-data --minutes 45
-    python scripts/fit_ntuple.py fit --data runs/fit-data --out runs/fit-net/net.npz
-    python scripts/fit_ntuple.py measure --data runs/fit-heldout --net runs/fit-net/net.npz
+    python scripts/train_eval.py generate --game reversi --board-size 8 --out runs/eval8 \
+        --minutes 60 --workers 2
+    python scripts/train_eval.py children --data runs/eval8 --minutes 30
+    python scripts/train_eval.py fit --data runs/eval8 --out runs/eval8-net/net.npz
+    python scripts/train_eval.py relabel --data runs/eval8 --net runs/eval8-net/net.npz \
+        --depth 6 --out runs/eval8-d6
+    python scripts/train_eval.py fit --data runs/eval8-d6 --out runs/eval8-d6-net/net.npz \
+        --prior runs/eval8-net/net.npz
+    python scripts/train_eval.py measure --data runs/eval8-heldout \
+        --net shipped runs/eval8-d6-net/net.npz
+    python scripts/train_eval.py td --game connect_four --games 100000 --out runs/td-c4
 
-``generate`` plays the engine against itself from XOT openings and labels each position with
-the solver's exact final disc difference (at most ``--solve-empties`` empty squares) or the
-game's result with a perfect endgame (before), in chunks under ``--out`` with
-``progress.json``: a killed run goes on with ``--resume``, and the same seed gives the same
-data. ``children`` adds to a data directory every move's result from its solved positions,
-solved (boardzoo.fit.children: the siblings a search compares); run again, it goes on where it
-stopped. ``fit`` fits the weights per stage by regularised least squares and writes a net file in
-the format of boardzoo.learned.ntuple, usable by every learned evaluation (``engine:net=...``).
-``measure`` compares nets' errors in discs on labelled positions, or with ``--moves`` the moves
-their engines choose in solved positions (``--min-empties 12 --max-empties 18``).
+Every game with a learned evaluation (Reversi 4x4, 6x6 and 8x8, Connect Four) takes the same
+steps. ``generate`` plays the engine against itself from an opening suite (``--openings``: the
+game's shipped ``balanced`` one, or a file such as the XOT openings) and labels each position
+with the solver's exact score (at most ``--solve-empties`` empty squares) or the game's result
+with a perfect endgame (before), in chunks under ``--out`` with ``progress.json``: a killed run
+goes on with ``--resume``, and the same seed gives the same data for any ``--workers``.
+``children`` adds every move's result from the solved positions, solved (the siblings a search
+compares). ``fit`` fits the weights per stage by regularised least squares and writes a net file
+(``engine:net=...`` plays with it). ``relabel`` copies a data directory with the positions
+labelled by their game's result relabelled by a deeper search with a fitted net (the recipe's
+bootstrapping: fit, relabel deeper, refit); run again, it goes on. ``measure`` compares nets'
+errors on labelled positions, or with ``--moves`` the moves their engines choose in solved
+positions. ``td`` trains by TD(lambda) self-play instead (boardzoo.learned.td), saving
+``OUT/net.npz`` after every chunk of games (``--resume`` goes on). To ship a net, copy it to
+``boardzoo/learned/models/`` under the game's name (``reversi-8x8.npz``, ``connect_four.npz``).
 """
 
 from __future__ import annotations
@@ -24,10 +35,13 @@ import argparse
 import shlex
 import sys
 import time
-from pathlib import Path
+from collections.abc import Callable
 
+from boardzoo.arena.openings import load_openings
+from boardzoo.errors import InvalidValueError
 from boardzoo.fit.children import ChildrenSettings, add_children
 from boardzoo.fit.data import GenerateSettings, generate
+from boardzoo.games.catalog import game_names
 
 
 def _positive_float(text: str) -> float:
@@ -69,13 +83,17 @@ def _parser() -> argparse.ArgumentParser:
     steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
 
     gen = steps.add_parser("generate", help="play and label games into a data directory")
+    gen.add_argument("--game", default="reversi", choices=game_names())
+    gen.add_argument("--board-size", type=_positive_int, default=None, help="Reversi's board")
     gen.add_argument("--out", required=True, help="data directory (chunks, progress.json)")
+    gen.add_argument("--workers", type=_positive_int, default=1, help="processes playing")
     gen.add_argument("--minutes", type=_positive_float, help="stop after this long")
     gen.add_argument("--games", type=_positive_int, help="stop at this many games in all")
     gen.add_argument("--resume", action="store_true", help="go on with OUT's own settings")
     defaults = GenerateSettings()
     gen.add_argument("--seed", type=int, default=defaults.seed)
-    gen.add_argument("--openings", default=defaults.openings, help="opening lines file")
+    gen.add_argument("--openings", default=defaults.openings,
+                     help="'balanced' (the game's shipped suite) or an openings file")  # fmt: skip
     gen.add_argument("--depth", type=_positive_int, default=defaults.depth, help="engine plies")
     gen.add_argument("--epsilon", type=_nonnegative_float, default=defaults.epsilon,
                      help="chance of a random move at each ply")  # fmt: skip
@@ -116,6 +134,14 @@ def _parser() -> argparse.ArgumentParser:
     fit.add_argument("--fit-stages", type=int, nargs="+", default=None,
                      help="stages to fit; the others keep the prior's (default: all)")  # fmt: skip
 
+    again = steps.add_parser("relabel", help="relabel the midgame by a deeper search")
+    again.add_argument("--data", required=True, help="the data directory to relabel")
+    again.add_argument("--net", required=True, help="a fitted net file the search evaluates with")
+    again.add_argument("--out", required=True, help="the relabelled data directory")
+    again.add_argument("--depth", type=_positive_int, default=6, help="the search's plies")
+    again.add_argument("--workers", type=_positive_int, default=1, help="processes searching")
+    again.add_argument("--minutes", type=_positive_float, help="stop after this long")
+
     measure = steps.add_parser("measure", help="errors of nets on labelled positions")
     measure.add_argument("--data", required=True, nargs="+", help="data directories")
     measure.add_argument("--net", required=True, nargs="+", help="net files ('shipped')")
@@ -128,13 +154,46 @@ def _parser() -> argparse.ArgumentParser:
     measure.add_argument("--moves", type=_positive_int, default=None, metavar="COUNT",
                          help="instead: each net's moves at depths 1, 2, 4 in COUNT solved "
                          "positions against every move's exact score")  # fmt: skip
+    td = steps.add_parser("td", help="train by TD(lambda) self-play instead")
+    td.add_argument("--game", required=True, choices=game_names())
+    td.add_argument("--board-size", type=_positive_int, default=None, help="Reversi's board")
+    td.add_argument("--out", required=True, help="directory of the checkpoint net.npz")
+    td.add_argument("--minutes", type=_positive_float, default=None, help="stop after this long")
+    td.add_argument("--games", type=_positive_int, default=None, help="stop after this many")
+    td.add_argument("--resume", action="store_true", help="go on from OUT/net.npz")
+    td.add_argument("--seed", type=int, default=0)
+    td.add_argument("--lr", type=float, default=0.1, help="step size (divided by instances)")
+    td.add_argument("--lambda", dest="lam", type=float, default=0.5, help="TD(lambda)'s lambda")
+    td.add_argument("--epsilon", type=float, default=0.1, help="random-move probability")
+    td.add_argument("--chunk-games", type=_positive_int, default=2000, help="games between saves")
+    td.add_argument("--stages", type=_positive_int, default=None, help="weight sets")
+    td.add_argument("--eval-every", type=float, default=120.0, help="seconds (0: never)")
+    td.add_argument("--eval-games", type=_positive_int, default=100)
     return parser
+
+
+def _options(board_size: int | None) -> dict[str, int]:
+    return {} if board_size is None else {"board_size": board_size}
+
+
+def _train_td(args: argparse.Namespace, command: str, log: Callable[[str], None]) -> None:
+    from boardzoo.games.catalog import make_game
+    from boardzoo.learned.td import TDTrainSettings, train
+
+    if args.minutes is None and args.games is None:
+        raise InvalidValueError("give --minutes, --games or both")
+    game = make_game(args.game, **_options(args.board_size))
+    config = TDTrainSettings(seed=args.seed, lr=args.lr, lam=args.lam, epsilon=args.epsilon,
+                             chunk_games=args.chunk_games, stages=args.stages)  # fmt: skip
+    train(game, args.out, config=config, games=args.games, minutes=args.minutes,
+          resume=args.resume, command=command, eval_every=args.eval_every,
+          eval_games=args.eval_games, log=log)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    command = shlex.join(["python", "scripts/fit_ntuple.py", *(argv or sys.argv[1:])])
+    command = shlex.join(["python", "scripts/train_eval.py", *(argv or sys.argv[1:])])
     log = lambda line: print(line, flush=True)  # noqa: E731
     try:
         if args.step == "generate":
@@ -152,11 +211,21 @@ def main(argv: list[str] | None = None) -> int:
                     net=args.net,
                     random_empties=args.random_empties,
                     solve_nodes=args.solve_nodes,
+                    game=args.game,
+                    options=_options(args.board_size),
                 )
-                if not Path(args.openings).is_file():
-                    parser.error(f"generate: no openings file {args.openings}")
+                load_openings(config.openings, config.make_game())  # a bad file: said now
             generate(args.out, config, games=args.games, minutes=args.minutes,
-                     resume=args.resume, command=command, log=log)  # fmt: skip
+                     resume=args.resume, workers=args.workers, command=command,
+                     log=log)  # fmt: skip
+        elif args.step == "td":
+            _train_td(args, command, log)
+        elif args.step == "relabel":
+            from boardzoo.fit.relabel import RelabelSettings, relabel
+
+            relabel(args.data, args.out, RelabelSettings(net=args.net, depth=args.depth),
+                    workers=args.workers, minutes=args.minutes, command=command,
+                    log=log)  # fmt: skip
         elif args.step == "children":
             children_config = ChildrenSettings(args.min_empties, args.max_empties)
             deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
