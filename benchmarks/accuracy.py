@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{game.label}: {count} positions ({critical} critical) from {path}")
     width = max(len(spec) for spec in args.specs)
     print(f"{'agent':<{width}}  {'keeps the result':<22}  {'best score':<22}  "
-          f"{'keeps (critical)':<22}  {'best (critical)':<22}  s/move")  # fmt: skip
+          f"{'keeps (critical)':<22}  {'best (critical)':<22}  lost/move  s/move")  # fmt: skip
     for spec, agent in zip(args.specs, agents, strict=True):
         try:
             result = measure_accuracy(agent, labelled, args.limit)
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"{spec:<{width}}  {result.keeps!s:<22}  {result.best!s:<22}  "
               f"{result.keeps_critical!s:<22}  {result.best_critical!s:<22}  "
-              f"{result.seconds:.3f}", flush=True)  # fmt: skip
+              f"{result.score_lost:9.3f}  {result.seconds:.3f}", flush=True)  # fmt: skip
     return 0
 
 

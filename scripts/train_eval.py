@@ -109,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     kids = steps.add_parser("children", help="label the children of solved positions")
     kids.add_argument("--data", required=True, nargs="+", help="data directories, in turn")
     kids.add_argument("--minutes", type=_positive_float, help="stop after this long")
+    kids.add_argument("--workers", type=_positive_int, default=1, help="processes solving")
     kids_defaults = ChildrenSettings()
     kids.add_argument("--min-empties", type=int, default=kids_defaults.min_empties,
                       help="fewest empty squares of a parent")  # fmt: skip
@@ -233,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
                 left = None if deadline is None else (deadline - time.monotonic()) / 60
                 if left is not None and left <= 0:
                     break
-                add_children(directory, children_config, minutes=left, command=command, log=log)
+                add_children(directory, children_config, minutes=left, workers=args.workers,
+                             command=command, log=log)  # fmt: skip
         elif args.step == "fit":
             from boardzoo.fit.weights import FitSettings, fit_and_save
 

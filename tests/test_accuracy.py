@@ -122,6 +122,9 @@ def test_the_measure_counts_kept_results_and_best_scores():
     single = sum(1 for p in positions if len(set(p.scores.values())) == 1)
     assert measured.best.hits == single
     assert str(perfect.keeps).startswith("100.0% [98.")
+    # the score given away: none by the solver, the spread of each position's scores by the worst
+    spread = [max(p.scores.values()) - min(p.scores.values()) for p in positions]
+    assert perfect.score_lost == 0 and measured.score_lost == pytest.approx(np.mean(spread))
 
 
 class ScoresAsLogits:

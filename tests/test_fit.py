@@ -472,7 +472,7 @@ def test_relabelling_needs_a_fitted_nets_scale(tmp_path, late_solved):
 
 @pytest.mark.slow
 def test_workers_give_the_same_data(tmp_path, late_solved):
-    """Two processes generate and relabel exactly what one does."""
+    """Two processes generate, relabel and label children exactly as one does."""
     from boardzoo.fit.relabel import RelabelSettings, relabel
 
     config = GenerateSettings(game="reversi", options={"board_size": 6}, seed=5, depth=1,
@@ -482,6 +482,8 @@ def test_workers_give_the_same_data(tmp_path, late_solved):
     settings = RelabelSettings(net=str(late_solved / "net.npz"), depth=2)
     for workers, out in ((1, "one"), (2, "two")):
         relabel(tmp_path / "data", tmp_path / out, settings, workers=workers, log=lambda s: None)
+        add_children(tmp_path / out, ChildrenSettings(min_empties=4, max_empties=12),
+                     workers=workers, log=lambda s: None)  # fmt: skip
     _same(load_positions(tmp_path / "one"), load_positions(tmp_path / "two"))
 
 

@@ -5,7 +5,9 @@ Two shares, each with its 95% Wilson interval, over the positions of a set
 
 - ``keeps``: the move keeps the game's result (a won position stays won, a drawn one drawn; in
   a lost position every move does);
-- ``best``: the move has the best exact score (the fastest win, the slowest loss).
+- ``best``: the move has the best exact score (the fastest win, the slowest loss);
+
+and ``score_lost``, the mean of the best score less the move's (Reversi: discs given away).
 
 Both are also given over the *critical* positions alone, those where some move changes the
 result: the positions where a mistake is possible. The agent starts afresh at every position
@@ -15,19 +17,19 @@ result: the positions where a mistake is possible. The agent starts afresh at ev
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from boardzoo.accuracy.labelled import LabelledPosition, LabelledSet, result_of
+from boardzoo.accuracy.labelled import LabelledSet, result_of
 from boardzoo.agents.base import Agent
 from boardzoo.arena.ratings import wilson_interval
 from boardzoo.checks import check_int
 from boardzoo.errors import InvalidValueError
 from boardzoo.search.evaluators import Evaluator, encode
 
-__all__ = ["Accuracy", "Share", "measure_accuracy", "measure_policy"]
+__all__ = ["Accuracy", "Share", "measure_accuracy", "measure_policy", "score_moves"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class Accuracy:
         keeps_critical: ``keeps`` over the critical positions (a mistake possible).
         best_critical: ``best`` over the critical positions.
         seconds: mean seconds a move.
+        score_lost: mean of the best score less the move's, over every position.
     """
 
     keeps: Share
@@ -72,6 +75,7 @@ class Accuracy:
     keeps_critical: Share
     best_critical: Share
     seconds: float
+    score_lost: float
 
 
 def measure_accuracy(
@@ -98,7 +102,7 @@ def measure_accuracy(
         if progress is not None:
             progress(number, len(positions))
     seconds = (time.perf_counter() - start) / max(len(positions), 1)
-    return _tally(positions, moves, seconds, repr(agent))
+    return score_moves([p.scores for p in positions], moves, seconds, repr(agent))
 
 
 def measure_policy(
@@ -125,33 +129,43 @@ def measure_policy(
         masked = np.where(masks, np.asarray(logits, dtype=np.float64), -np.inf)
         moves.extend(int(move) for move in np.argmax(masked, axis=1))
     seconds = (time.perf_counter() - start) / max(len(positions), 1)
-    return _tally(positions, moves, seconds, "the policy")
+    return score_moves([p.scores for p in positions], moves, seconds, "the policy")
 
 
-def _tally(
-    positions: Sequence[LabelledPosition], moves: Sequence[int], seconds: float, who: str
+def score_moves(
+    scores: Sequence[Mapping[int, int]],
+    moves: Sequence[int],
+    seconds: float = 0.0,
+    who: str = "the agent",
 ) -> Accuracy:
-    """The shares of ``moves`` (one a position) that keep the result and have the best score."""
-    keeps = best = keeps_critical = best_critical = critical = 0
-    for number, (position, move) in enumerate(zip(positions, moves, strict=True), start=1):
-        if move not in position.scores:
+    """The accuracy of ``moves``, one a position, against each position's exact ``scores``
+    (every legal action's exact score for the player making it).
+
+    Raises:
+        ValueError: a move that is not one of its position's actions (naming the position).
+    """
+    keeps = best = keeps_critical = best_critical = critical = lost = 0
+    for number, (position, move) in enumerate(zip(scores, moves, strict=True), start=1):
+        if move not in position:
             raise InvalidValueError(
-                f"{who} played {move} in position {number} (moves {list(position.moves)}), "
-                f"not a legal action ({sorted(position.scores)})"
+                f"{who} played {move} in position {number}, not a legal action ({sorted(position)})"
             )
-        kept = result_of(position.scores[move]) == result_of(position.best)
-        top = position.scores[move] == position.best
+        top_score = max(position.values())
+        kept = result_of(position[move]) == result_of(top_score)
+        top = position[move] == top_score
         keeps += kept
         best += top
-        if position.critical:
+        lost += top_score - position[move]
+        if any(result_of(v) != result_of(top_score) for v in position.values()):
             critical += 1
             keeps_critical += kept
             best_critical += top
-    total = len(positions)
+    total = len(scores)
     return Accuracy(
         Share(keeps, total),
         Share(best, total),
         Share(keeps_critical, critical),
         Share(best_critical, critical),
         seconds,
+        lost / total if total else 0.0,
     )

@@ -40,6 +40,7 @@ from boardzoo.fit.data import (
     save_chunk,
     write_json,
 )
+from boardzoo.fit.pool import map_tasks
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import solve
@@ -118,18 +119,24 @@ def solved_children(game: Game, parents: Positions, config: ChildrenSettings) ->
     return Positions.of_rows(boards, players, labels, empties, [1] * len(labels), games)
 
 
+def _children_task(task: tuple[Game, Positions, ChildrenSettings]) -> Positions:
+    return solved_children(*task)
+
+
 def add_children(
     data: str | Path,
     config: ChildrenSettings | None = None,
     *,
     minutes: float | None = None,
+    workers: int = 1,
     command: str = "",
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Label the children of the game chunks of the data directory ``data`` that have none yet
     (see the module's docstring), a chunk at a time, until all have or ``minutes`` have passed.
 
-    ``config`` must be ``None`` or the directory's own once it has children. Returns the
+    ``config`` must be ``None`` or the directory's own once it has children. ``workers``
+    processes label a chunk's games (the children are the same for any number). Returns the
     directory's progress (also in ``data/progress.json``).
     """
     data = Path(data)
@@ -160,7 +167,10 @@ def add_children(
         if deadline is not None and time.perf_counter() >= deadline:
             break
         t0 = time.perf_counter()
-        children = solved_children(game, load_chunk(data / name), config)
+        chunk = load_chunk(data / name)
+        games = np.unique(chunk.game)
+        tasks = [(game, chunk.select(chunk.game == g), config) for g in games]
+        children = Positions.concatenate(map_tasks(_children_task, tasks, workers))
         target = "children-" + name[len("chunk-") :]
         save_chunk(data / target, children)
         progress["chunks"].append(target)

@@ -2,7 +2,8 @@
 
 :func:`measure_nets` compares nets' values with the labels of a data directory's positions (in
 discs, the sign of the result); :func:`measure_moves` plays each net's engine at a small fixed
-depth in exactly solved positions and compares its move with every move's exact score: an
+depth in exactly solved positions and scores its moves against every move's exact score
+(:func:`boardzoo.accuracy.measure.score_moves`, as the accuracy measures of agents do): an
 evaluation with a lower error can still choose worse moves, when it misjudges the positions
 after poor moves, which games seldom reach but a search compares
 (:mod:`boardzoo.fit.children`).
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from boardzoo.accuracy.measure import score_moves
 from boardzoo.agents.engine import EngineAgent
 from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import Positions, data_game, load_positions
@@ -122,15 +124,11 @@ def measure_moves(
         for name in nets:
             agent = EngineAgent(time_limit=None, depth=depth, exact_empties=0, probcut=0,
                                 net=None if name == "shipped" else name)  # fmt: skip
-            best = lost = 0
-            for state, move_scores in zip(states, scores, strict=True):
-                top = max(move_scores.values())
-                chosen = move_scores[agent.search(state).action]
-                best += chosen == top
-                lost += top - chosen
+            moves = [agent.search(state).action for state in states]
+            accuracy = score_moves(scores, moves, who=repr(agent))
             row = {"net": name, "depth": depth, "positions": len(states),
-                   "best_move": round(best / len(states), 4),
-                   "discs_lost": round(lost / len(states), 3)}  # fmt: skip
+                   "best_move": round(accuracy.best.value, 4),
+                   "discs_lost": round(accuracy.score_lost, 3)}  # fmt: skip
             rows.append(row)
             log("  ".join(f"{k} {v}" for k, v in row.items()))
     return rows
