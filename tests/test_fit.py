@@ -510,3 +510,20 @@ def test_the_command_line_runs_every_step_for_connect_four(tmp_path, capsys):
         script.main(["generate", "--game", "connect_four", "--out", data, "--games", "1",
                      "--openings", str(tmp_path / "none.txt")])  # fmt: skip
     assert "cannot read openings" in capsys.readouterr().err
+
+
+def test_a_game_over_long_before_the_solvers_reach_is_labelled():
+    """The shortest Reversi game (9 plies, a wipe-out with 55 empty squares: found by a plain
+    search of every line) ends before any solve: the game holds no position to label, and its
+    end is scored without a search."""
+    game = make_game("reversi")
+    line = [game.parse_action(move) for move in ("d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3")]
+    state = game.initial_state()
+    for action in line:
+        state = state.apply(action)
+    assert game.parse_action("f4") in state.legal_actions()
+    config = GenerateSettings(depth=1, epsilon=0.0)
+    played = play_game(game, [[*line, game.parse_action("f4")]], config, 0)
+    assert len(played) == 0
+    before_last = play_game(game, [line], config, 0)  # the engine takes the wipe-out
+    assert len(before_last) == 1 and before_last.label[0] == 64 and before_last.exact[0] == 0

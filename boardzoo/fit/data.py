@@ -239,7 +239,8 @@ def play_game(
             action = engine.search(state).action
         state = state.apply(action)
     if solved_at < 0:  # over before solve_empties: the final position's score is the result
-        solved_at, value, who = len(labels), solve(state).score, int(state.current_player)
+        final = solve(state, max_empties=board_cells(game)).score  # over: no search to do
+        solved_at, value, who = len(labels), final, int(state.current_player)
     else:
         value, who = labels[solved_at], players[solved_at]
     for i in range(len(labels)):

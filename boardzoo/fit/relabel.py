@@ -35,6 +35,7 @@ from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import (
     PROGRESS,
     Positions,
+    board_cells,
     data_game,
     load_chunk,
     read_progress,
@@ -110,11 +111,10 @@ def search_labels(
             child = state.apply(actions[0])
             sign *= 1 if child.current_player == state.current_player else -1
             state = child
-        score = solve(state).score if state.is_terminal() else engine.search(state).score
-        if state.is_terminal():
-            label = float(score)
-        elif abs(score) >= WIN_SCORE // 2:  # the search saw the game's end
-            solved = solve(state, max_nodes=SOLVE_NODES)
+        if state.is_terminal():  # its score, with no search to do
+            label = float(solve(state, max_empties=board_cells(game)).score)
+        elif abs(score := engine.search(state).score) >= WIN_SCORE // 2:  # it saw the end
+            solved = solve(state, max_empties=board_cells(game), max_nodes=SOLVE_NODES)
             label = solved.score if solved.complete else math.copysign(limit, score)
         else:
             value = min(max(score / LEARNED_SCALE, -0.999999), 0.999999)
