@@ -28,14 +28,13 @@ import numpy as np
 from numba import njit
 
 from boardzoo.errors import InvalidFileError, InvalidValueError
-from boardzoo.games.bits import U1, lowest_bit_index, popcount
+from boardzoo.games.bits import U1, popcount
 from boardzoo.games.spec import Game
 
 __all__ = [
     "MAX_TUPLE_LENGTH",
     "MODELS_DIR",
     "NTupleNet",
-    "board_digits",
     "check_net",
     "check_net_fits",
     "has_net",
@@ -45,14 +44,12 @@ __all__ = [
     "load_net_metadata",
     "net_file_name",
     "ntuple_indices",
-    "ntuple_sum",
     "ntuple_sum_bits",
     "ntuple_sums",
     "ntuple_value",
     "ntuple_value_arrays",
     "save_net",
     "stage_of",
-    "tuple_index",
 ]
 
 MODELS_DIR = Path(__file__).parent / "models"
@@ -83,43 +80,11 @@ def stage_of(s0, s1, params, stages):
     return min(stage, stages - 1)
 
 
-@njit(cache=True, nogil=True)
-def board_digits(own, opp):
-    """Each cell's digit (0 empty, 1 ``own``, 2 ``opp``) by bit number; entry 64, which the
-    unused slots (``-1``) read, is 0."""
-    digits = np.zeros(65, dtype=np.int64)
-    bits = own
-    while bits:
-        digits[lowest_bit_index(bits)] = 1
-        bits &= bits - U1
-    bits = opp
-    while bits:
-        digits[lowest_bit_index(bits)] = 2
-        bits &= bits - U1
-    return digits
-
-
-@njit(cache=True, nogil=True, inline="always")
-def tuple_index(digits, cells, i):
-    """The weight index instance ``i`` reads: its cells' digits in base 3, first digit first."""
-    index = 0
-    for j in range(cells.shape[1]):
-        index = 3 * index + digits[cells[i, j]]  # -1 reads digits[64], always 0
-    return index
-
-
-@njit(cache=True, nogil=True)
-def ntuple_sum(digits, stage, cells, table, weights):
-    """The sum of the weights that a position, given by its :func:`board_digits`, reads."""
-    total = 0.0
-    for i in range(cells.shape[0]):
-        total += weights[stage, table[i], tuple_index(digits, cells, i)]
-    return total
-
-
 @njit(cache=True, nogil=True, inline="always")
 def instance_index(own, opp, cells, i):
-    """:func:`tuple_index` read from the bitboards themselves (no digits array to allocate)."""
+    """The weight index instance ``i`` reads in the position ``own``, ``opp`` (the mover's
+    pieces and the opponent's): its cells' digits (0 empty, 1 ``own``, 2 ``opp``) in base 3,
+    first cell first; an unused slot (``-1``) reads 0."""
     index = 0
     for j in range(cells.shape[1]):
         cell = cells[i, j]
@@ -133,7 +98,8 @@ def instance_index(own, opp, cells, i):
 
 @njit(cache=True, nogil=True)
 def ntuple_sum_bits(own, opp, stage, cells, table, weights):
-    """:func:`ntuple_sum` read from the bitboards themselves (no digits array to allocate)."""
+    """The sum of the weights that the position ``own``, ``opp`` reads in ``stage``: the one
+    evaluator that play, search, training and fitting read (:func:`instance_index`)."""
     total = 0.0
     for i in range(cells.shape[0]):
         total += weights[stage, table[i], instance_index(own, opp, cells, i)]
@@ -144,7 +110,7 @@ def ntuple_sum_bits(own, opp, stage, cells, table, weights):
 def ntuple_indices(s0, s1, player, cells):
     """int32 ``[n, instances]``: the weight index each instance reads in each of ``n``
     positions (``s0``, ``s1``: uint64 ``[n]``; ``player``: int64 ``[n]``, the side to move), as
-    :func:`tuple_index` computes it: the features of a least-squares fit."""
+    :func:`instance_index` computes it: the features of a least-squares fit."""
     out = np.empty((s0.shape[0], cells.shape[0]), dtype=np.int32)
     for k in range(s0.shape[0]):
         own, opp = (s0[k], s1[k]) if player[k] == 0 else (s1[k], s0[k])

@@ -31,11 +31,9 @@ from boardzoo.games.bits import U1, lowest_bit_index, next_rng, random_set_bit, 
 from boardzoo.games.spec import Game
 from boardzoo.games.specialise import specialise
 from boardzoo.learned.ntuple import (
-    board_digits,
-    ntuple_sum,
+    instance_index,
     ntuple_value_arrays,
     stage_of,
-    tuple_index,
 )
 
 __all__ = ["OPPONENT_GREEDY", "OPPONENT_RANDOM", "compiled_learned", "duel", "train_games"]
@@ -134,11 +132,15 @@ def learn(s0, s1, player, params, cells, table, weights, target, rate):
     """Move the net's value of the position towards ``target`` (one gradient step on ``tanh``)."""
     own, opp = (s0, s1) if player == 0 else (s1, s0)
     stage = stage_of(s0, s1, params, weights.shape[0])
-    digits = board_digits(own, opp)
-    value = np.tanh(ntuple_sum(digits, stage, cells, table, weights))
+    index = np.empty(cells.shape[0], dtype=np.int64)
+    total = 0.0
+    for i in range(cells.shape[0]):  # ntuple_sum_bits, each instance's index kept
+        index[i] = instance_index(own, opp, cells, i)
+        total += weights[stage, table[i], index[i]]
+    value = np.tanh(total)
     step = rate * (target - value) * (1.0 - value * value)
     for i in range(cells.shape[0]):
-        weights[stage, table[i], tuple_index(digits, cells, i)] += step
+        weights[stage, table[i], index[i]] += step
 
 
 def train_games(s0, s1, player, params, cells, table, weights, games, rate, lam, epsilon, rng):
