@@ -75,10 +75,10 @@ def write_run(path: Path, game_name: str, api: str = "linen", step: int = 0) -> 
     return path / f"checkpoint-{step}"
 
 
-def openspiels_own_bot(checkpoint: Path, simulations: int, seed: int) -> Any:
-    """OpenSpiel's AlphaZero bot from ``checkpoint``, by OpenSpiel's own loader (its config
-    read back into ``Config``, ``_init_model_from_config``, ``load_checkpoint``), as its
-    evaluator plays."""
+def openspiels_own_bots(checkpoint: Path, simulations: int) -> Any:
+    """A maker of OpenSpiel's AlphaZero bot from ``checkpoint`` (by seed), the network loaded by
+    OpenSpiel's own loader (its config read back into ``Config``, ``_init_model_from_config``,
+    ``load_checkpoint``), searched as its evaluator searches."""
     import pyspiel
     from open_spiel.python.algorithms import mcts
     from open_spiel.python.algorithms.alpha_zero import alpha_zero
@@ -90,16 +90,20 @@ def openspiels_own_bot(checkpoint: Path, simulations: int, seed: int) -> Any:
     model = alpha_zero._init_model_from_config(config)
     model.load_checkpoint(int(checkpoint.name.split("-", 1)[1]))
     game = pyspiel.load_game(config.game)
-    return mcts.MCTSBot(
-        game,
-        config.uct_c,
-        simulations,
-        evaluator_lib.AlphaZeroEvaluator(game, model),
-        solve=False,
-        random_state=np.random.RandomState(seed),
-        child_selection_fn=mcts.SearchNode.puct_value,
-        dont_return_chance_node=True,
-    )
+
+    def make(seed: int) -> Any:
+        return mcts.MCTSBot(
+            game,
+            config.uct_c,
+            simulations,
+            evaluator_lib.AlphaZeroEvaluator(game, model),
+            solve=False,
+            random_state=np.random.RandomState(seed),
+            child_selection_fn=mcts.SearchNode.puct_value,
+            dont_return_chance_node=True,
+        )
+
+    return make
 
 
 @pytest.mark.parametrize("api", ["linen", "nnx"])
@@ -113,10 +117,11 @@ def test_the_agent_moves_as_openspiels_own_bot(tmp_path: Path, api: str) -> None
     state = make_game("tictactoe").initial_state()
     rng = np.random.default_rng(0)
     compared = 0
+    theirs_from = openspiels_own_bots(checkpoint, 30)
     while not state.is_terminal():
         agent.reset()  # a fresh search each position, as the reference's
         ours = agent.act(state)
-        theirs = openspiels_own_bot(checkpoint, 30, agent._seed).step(spiel_state)
+        theirs = theirs_from(agent._seed).step(spiel_state)
         assert ours == theirs, state
         compared += 1
         action = int(rng.choice(state.legal_actions()))
@@ -126,8 +131,8 @@ def test_the_agent_moves_as_openspiels_own_bot(tmp_path: Path, api: str) -> None
 
 
 def test_a_run_directory_plays_its_latest_checkpoint_in_a_boardzoo_env(tmp_path: Path) -> None:
-    """Given the run's directory, the latest checkpoint is read; full Connect Four games in
-    boardzoo's env, every move in the env's mask, the same seed the same game."""
+    """Given the run's directory, the latest checkpoint is read; Connect Four in boardzoo's env
+    (to its end or 12 moves), every move in the env's mask, the same seed the same game."""
     write_run(tmp_path / "run", "connect_four", step=0)
     write_run(tmp_path / "run", "connect_four", step=3)
     games = []
@@ -137,7 +142,7 @@ def test_a_run_directory_plays_its_latest_checkpoint_in_a_boardzoo_env(tmp_path:
         env = boardzoo_env("connect_four")
         env.reset(seed=0)
         history = []
-        while not env.terminations[env.agent_selection]:
+        while not env.terminations[env.agent_selection] and len(history) < 12:
             player = agent if env.agent_selection == "player_0" else opponent
             action = player.act(env)
             assert env.observe(env.agent_selection)["action_mask"][action] == 1
@@ -145,7 +150,7 @@ def test_a_run_directory_plays_its_latest_checkpoint_in_a_boardzoo_env(tmp_path:
             env.step(action)
         games.append(history)
         assert agent._loaded is not None and agent._loaded.path.name == "checkpoint-3"
-    assert games[0] == games[1] and len(games[0]) >= 7
+    assert games[0] == games[1] and len(games[0]) >= 7  # a won game, or 12 moves of one
 
 
 @pytest.mark.parametrize(

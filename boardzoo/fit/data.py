@@ -54,6 +54,7 @@ __all__ = [
     "PROGRESS",
     "GenerateSettings",
     "Positions",
+    "board_cells",
     "data_game",
     "generate",
     "load_chunk",
