@@ -449,6 +449,12 @@ def test_a_search_to_the_end_relabels_the_midgame_exactly(tmp_path, late_solved)
     for i in np.flatnonzero(~exact)[::2][:8]:
         board = _reversi_text(_grid(game, before.bitboards[i]))
         assert _negamax(board, int(before.player[i]), False) == after.label[i]
+    # a fit on the relabelled data keeps the relabelling net's scale (its labels are the
+    # search's values, not the games' results)
+    teacher = load_net_metadata(late_solved / "net.npz")["scale"]
+    refit = fit_and_save([tmp_path / "deep"], tmp_path / "refit.npz", FitSettings(stages=4,
+                         holdout=0.5, iterations=5), log=lambda s: None)  # fmt: skip
+    assert refit["scale"] == teacher == progress["relabel"]["scale"]
     # run again: nothing left to do; other settings are refused
     again = relabel(late, tmp_path / "deep", settings, command="second", log=lambda s: None)
     assert again["relabel"]["commands"] == ["first", "second"]

@@ -71,7 +71,8 @@ class FitSettings:
             moves about ``k / (k + l2)`` of the way from the prior to its least-squares value.
             Several values: each stage takes the best on the held-out games.
         prior: a net file to regularise toward, ``"shipped"`` (the game's net) or ``"none"``.
-        scale: discs per unit of the sum; ``None``: measured on the held-out games.
+        scale: discs per unit of the sum; ``None``: the relabelling net's, for data relabelled
+            by a search (:mod:`boardzoo.fit.relabel`), else measured on the held-out games.
         holdout: the fraction of games kept out of the fit to measure SCALE.
         seed: seed of the choice of held-out games.
         iterations: conjugate-gradient iterations at most, per stage.
@@ -366,6 +367,19 @@ def _held_out(positions: Positions, fraction: float, seed: int) -> np.ndarray:
     return np.isin(positions.game, chosen)
 
 
+def _teacher_scale(sources: Sequence[dict[str, Any]], log: Callable[[str], None]) -> float | None:
+    """The scale of the net whose search relabelled the data (:mod:`boardzoo.fit.relabel`),
+    where every directory was relabelled by one net; else ``None``. Labels that are a search's
+    values do not follow the games' results, so a scale measured on them would be too small."""
+    scales = {(source.get("relabel") or {}).get("scale") for source in sources}
+    found = scales.pop() if len(scales) == 1 else None
+    if not isinstance(found, (int, float)):
+        return None
+    scale = float(found)
+    log(f"the data was relabelled by a search with a net of SCALE {scale:g}: the net keeps it")
+    return scale
+
+
 def fit_and_save(
     data: Sequence[str | Path],
     out: str | Path,
@@ -389,7 +403,8 @@ def fit_and_save(
         sources.append({"dir": str(directory), "settings": progress["config"],
                         "games": progress["games"], "positions": progress["positions"],
                         "seconds": progress["seconds"],
-                        "children": progress.get("children")})  # fmt: skip
+                        "children": progress.get("children"),
+                        "relabel": progress.get("relabel")})  # fmt: skip
     positions = Positions.concatenate(parts)
     if len(positions) == 0:
         raise InvalidValueError("no positions in the data")
@@ -415,7 +430,7 @@ def fit_and_save(
         config.fit_stages,
     )
     disc_net = NTupleNet(cells, table, weights.astype(np.float32))
-    scale = config.scale
+    scale = config.scale if config.scale is not None else _teacher_scale(sources, log)
     if len(test):
         discs = net_sums(disc_net, game, test.bitboards, test.player)
         labels = test.label.astype(np.float64)
