@@ -407,6 +407,8 @@ def test_data_of_two_games_is_not_fitted_together(tmp_path, small_games):
         GenerateSettings(solve_empties=27)
     with pytest.raises(ValueError, match="board_size"):
         GenerateSettings(options={"board_size": 5})
+    with pytest.raises(ValueError, match=r"tictactoe has no learned evaluation.*connect_four"):
+        GenerateSettings(game="tictactoe")
 
 
 # --- relabelling the midgame by a deeper search; the command line -------------------------------

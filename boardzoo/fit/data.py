@@ -44,10 +44,11 @@ from boardzoo.agents.engine import EngineAgent
 from boardzoo.arena.openings import load_openings
 from boardzoo.errors import InvalidFileError, InvalidValueError
 from boardzoo.fit.pool import map_tasks
-from boardzoo.games.catalog import make_game
+from boardzoo.games.catalog import all_games, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import solve
+from boardzoo.learned.patterns import has_ntuples
 
 __all__ = [
     "ARRAYS",
@@ -107,7 +108,14 @@ class GenerateSettings:
     options: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        board = board_cells(self.make_game())  # the game and its options checked here
+        game = self.make_game()  # the game and its options checked here
+        if not has_ntuples(game):
+            with_one = ", ".join(spec.name for spec in all_games() if spec.ntuples is not None)
+            raise InvalidValueError(
+                f"{game.label} has no learned evaluation to fit (no n-tuples on its catalog "
+                f"entry); games with one: {with_one}"
+            )
+        board = board_cells(game)
         if not 1 <= self.depth <= 10:
             raise InvalidValueError(f"depth must be 1..10, got {self.depth}")
         if not 0 <= self.epsilon <= 1:
