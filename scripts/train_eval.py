@@ -36,6 +36,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from boardzoo.arena.openings import load_openings
 from boardzoo.errors import InvalidValueError
@@ -44,34 +45,26 @@ from boardzoo.fit.data import GenerateSettings, generate
 from boardzoo.games.catalog import game_names
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-    return value
+def _bounded(kind: type, low: float, strict: bool) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` above ``low`` (``strict``) or from it."""
+    name = "an integer" if kind is int else "a number"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {name}: {text!r}") from None
+        if not (value > low if strict else value >= low):
+            raise argparse.ArgumentTypeError(f"must be {'>' if strict else '>='} {low:g}, "
+                                             f"got {text}")  # fmt: skip
+        return value
+
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
-    return value
-
-
-def _nonnegative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
-    return value
+_positive_float = _bounded(float, 0, strict=True)
+_positive_int = _bounded(int, 1, strict=False)
+_nonnegative_float = _bounded(float, 0, strict=False)
 
 
 def _parser() -> argparse.ArgumentParser:
