@@ -215,7 +215,7 @@ def test_a_move_keeps_to_its_clock(monkeypatch):
     assert info.depth == 3 and state.is_legal(info.action) and not info.exact
 
 
-def test_probcut_searches_selectively_and_still_plays_legal_moves():
+def test_probcut_searches_selectively_and_still_plays_legal_moves(tmp_path):
     states = random_positions("reversi", 6, seed=9)
     full = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, probcut=0, seed=0)
     cut = EngineAgent(time_limit=None, depth=6, eval="hand", exact_empties=0, probcut=1.0, seed=0)
@@ -230,12 +230,15 @@ def test_probcut_searches_selectively_and_still_plays_legal_moves():
     assert EngineAgent(eval="hand")._cut(states[0].game, None) == 1.5
     tictactoe = make_game("tictactoe")
     assert EngineAgent()._cut(tictactoe, None) == 0.0
-    # A net file of the user's is calibrated for nothing: off unless given.
-    shipped = str(MODELS_DIR / net_file_name(states[0].game))
-    learned = EngineAgent(net=shipped)
-    net = learned._net_file
-    assert learned._cut(states[0].game, net) == 0.0  # type: ignore[arg-type]
-    assert EngineAgent(net=shipped, probcut=1.5)._cut(states[0].game, net) == 1.5  # type: ignore[arg-type]
+    # A net file is calibrated by a file beside it (the shipped net's is the game's); a copy
+    # elsewhere, with none beside it, is off unless given.
+    shipped = MODELS_DIR / net_file_name(states[0].game)
+    net = EngineAgent(net=str(shipped))._net_file
+    assert EngineAgent(net=str(shipped))._cut(states[0].game, net) == 1.5  # type: ignore[arg-type]
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(shipped.read_bytes())
+    assert EngineAgent(net=str(copy))._cut(states[0].game, net) == 0.0  # type: ignore[arg-type]
+    assert EngineAgent(net=str(copy), probcut=1.5)._cut(states[0].game, net) == 1.5  # type: ignore[arg-type]
     assert EngineAgent()._cut(states[0].game, net) == 1.5  # type: ignore[arg-type]
 
 

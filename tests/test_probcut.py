@@ -9,6 +9,7 @@ line ``boardzoo probcut`` (:mod:`boardzoo.cli.probcut`)."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import shlex
 import subprocess
@@ -45,7 +46,7 @@ from boardzoo.gametree.probcut_calibration import (
     sample_positions,
 )
 from boardzoo.gametree.template import WIN, no_probcut
-from boardzoo.learned.ntuple import load_net
+from boardzoo.learned.ntuple import MODELS_DIR, NTupleNet, load_net, save_net
 
 GAME = make_game("reversi", board_size=6)
 
@@ -313,6 +314,11 @@ def test_shipped_files_load_and_name_their_command(game: Any, evaluations: Any) 
         sigmas = probcut_sigmas(game, evaluation)
         assert (sigmas[:3] == 0).all() and (sigmas[3:] > 0).all()
         assert probcut_stage_sigmas(game, evaluation).shape == (4, MAX_DEPTH + 1)
+    # The learned evaluation's errors were measured with the net shipped beside them.
+    net = MODELS_DIR / f"{game.file_stem}.npz"
+    learned = data["evaluations"]["learned"]
+    assert learned["net_sha256"] == hashlib.sha256(net.read_bytes()).hexdigest()
+    assert probcut_file(game, net) == probcut_file(game)
 
 
 def imported_modules(module: Any) -> list[str]:
@@ -346,6 +352,61 @@ def test_boardzoo_probcut_reports_a_mistake_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2 and not out.exists()
     assert done.stderr.strip() == "boardzoo probcut: error: --positions 3 is too few: at least 10"
+
+
+def test_a_net_file_is_calibrated_beside_it_and_the_engine_searches_with_that(
+    tmp_path: Path, capsys: Any
+) -> None:
+    shipped = load_net(GAME)
+    mine = tmp_path / "mine.npz"
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 0.3, shipped.weights.shape).astype(np.float32)
+    save_net(mine, NTupleNet(shipped.cells, shipped.table, shipped.weights + noise), {})
+    args = ["reversi", "--size", "6", "--net", str(mine), "--positions", "12", "--seed", "3"]
+    assert main([*args, "--max-depth", "4"]) == 0
+    sidecar = tmp_path / "mine.probcut.json"
+    assert f"wrote {sidecar}" in capsys.readouterr().err
+    entry = load_probcut_file(sidecar)["evaluations"]["learned"]
+    assert entry["net_sha256"] == hashlib.sha256(mine.read_bytes()).hexdigest()
+    assert f"--evaluation learned --net {mine}" in entry["command"]
+    # The scores are those of the engine searching with the net file, not the shipped net.
+    positions = sample_positions(GAME, 12, 3)
+    for depth in (1, 4):
+        agent = EngineAgent(time_limit=None, depth=depth, exact_empties=0, probcut=0, net=str(mine))
+        want = []
+        for state in positions:
+            agent.reset()
+            want.append(int(agent.search(state).score))
+        assert entry["scores"][depth - 1] == want
+    assert entry["scores"][3] != engine_scores(positions, 4, "learned", 3, 20)
+    # The engine finds the file and cuts with its errors, by default at 1.5.
+    probcut._sigmas.cache_clear()
+    engine = EngineAgent(net=str(mine))
+    array = engine._probcut(GAME, engine._net(GAME))
+    stage_sigmas = [[s or fit["sigma"] for s in fit["stage_sigmas"]] for fit in entry["depths"]]
+    assert array[1] == 1.5 and array[2] == 4
+    assert array[3:].reshape(4, MAX_DEPTH + 1)[:, 3:5].T.tolist() == stage_sigmas
+    # Written over, the net is refused with the old net's errors.
+    save_net(mine, shipped, {})
+    probcut._sigmas.cache_clear()
+    with pytest.raises(ValueError, match=r"another net.*--net"):
+        EngineAgent(net=str(mine)).check_game(GAME)
+    assert EngineAgent(net=str(mine), probcut=0)._cut(GAME, shipped) == 0
+    # Calibrated again, the file starts over: its measurements were of another net.
+    assert main([*args, "--max-depth", "3"]) == 0
+    assert "starting over" in capsys.readouterr().err
+    probcut._sigmas.cache_clear()
+    EngineAgent(net=str(mine)).check_game(GAME)
+
+
+def test_a_net_is_the_learned_evaluation(tmp_path: Path, capsys: Any) -> None:
+    net = str(MODELS_DIR / "reversi-6x6.npz")
+    assert main(["reversi", "--size", "6", "--net", net, "--evaluation", "hand"]) == 2
+    assert "--net is a learned evaluation" in capsys.readouterr().err
+    assert main(["reversi", "--size", "6"]) == 2
+    assert "give --evaluation (learned or hand) or --net FILE" in capsys.readouterr().err
+    assert main(["reversi", "--size", "6", "--net", str(tmp_path / "none.npz")]) == 2
+    assert "none.npz" in capsys.readouterr().err
 
 
 # --- the calibration's searches are the engine's -------------------------------------------------

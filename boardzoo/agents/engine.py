@@ -37,7 +37,12 @@ from boardzoo.errors import InvalidValueError
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState, GameState
 from boardzoo.gametree.deepening import ENGINE_DEEPENING, IterativeDeepening
-from boardzoo.gametree.probcut import DEFAULT_PROBCUT, probcut_stage_sigmas, search_probcut
+from boardzoo.gametree.probcut import (
+    DEFAULT_PROBCUT,
+    probcut_file,
+    probcut_stage_sigmas,
+    search_probcut,
+)
 from boardzoo.gametree.settings import ENGINE
 from boardzoo.learned.ntuple import check_net_fits, has_net, load_net, load_net_file
 from boardzoo.search.handover import default_empties, prepare_solver, solve_root
@@ -100,7 +105,9 @@ class EngineAgent(Agent):
             it off (the search is then exact to its depth); none: 1.5 where the evaluation is
             calibrated for the game (Reversi, Connect Four), else off. The errors are measured
             per game, evaluation and stage (:mod:`boardzoo.gametree.probcut`). A ``net`` file
-            has no errors of its own: off unless given, and then its game's learned ones.
+            is searched with the errors measured for it beside it, ``NET.probcut.json``
+            (``boardzoo probcut ... --net NET.npz``), 1.5 by default; without that file, off
+            unless given, and then with its game's shipped net's errors.
         net: an n-tuple net file (``.npz``, :mod:`boardzoo.learned.ntuple`) to evaluate with
             in place of the game's shipped one (implies the learned evaluation).
         table_bits: the transposition table holds ``2**table_bits`` entries (10 to 26; 20 takes
@@ -194,14 +201,19 @@ class EngineAgent(Agent):
             return None
         return tuple(load_net(game))
 
+    def _calibrated_net(self, game: Game) -> str | None:
+        """The net file in use where it has a calibration of its own beside it, else ``None``."""
+        if self.net is None or not probcut_file(game, self.net).is_file():
+            return None
+        return self.net
+
     def _cut(self, game: Game, net: tuple[np.ndarray, ...] | None) -> float:
         """Multi-ProbCut's threshold for ``game``: as given, else :data:`DEFAULT_PROBCUT` where
-        the evaluation in use is calibrated for the game, else 0 (off; a net file of the
-        user's is calibrated for nothing)."""
+        the evaluation in use is calibrated (a net file: by a file beside it), else 0 (off)."""
         if self.probcut is not None:
             return self.probcut
         if self.net is not None:
-            return 0.0
+            return DEFAULT_PROBCUT if self._calibrated_net(game) is not None else 0.0
         try:
             probcut_stage_sigmas(game, "hand" if net is None else "learned")
         except ValueError:
@@ -211,7 +223,8 @@ class EngineAgent(Agent):
     def _probcut(self, game: Game, net: tuple[np.ndarray, ...] | None) -> np.ndarray:
         """The compiled search's ``probcut`` array: the table's age, the threshold, and the
         evaluation's calibrated errors by stage and depth (:mod:`boardzoo.gametree.probcut`)."""
-        return search_probcut(game, "hand" if net is None else "learned", self._cut(game, net))
+        evaluation = "hand" if net is None else "learned"
+        return search_probcut(game, evaluation, self._cut(game, net), self._calibrated_net(game))
 
     def _takeover(self, game: Game) -> int:
         if self.exact_empties is not None:

@@ -10,6 +10,10 @@ resumes it::
         --positions 300 --max-depth 10 --seed 0
     boardzoo probcut reversi --size 4 --evaluation hand --positions 20 --max-depth 4 \\
         --out /tmp/reversi-4x4.probcut.json
+    boardzoo probcut reversi --size 8 --net runs/net.npz    # writes runs/net.probcut.json
+
+A net file's calibration goes beside it (``NET.probcut.json``), where ``engine:net=NET.npz``
+finds it; it records the net file's SHA-256.
 
 A mistake (bad arguments, a malformed file, an unreadable openings file) is reported in one line
 with exit status 2, no traceback.
@@ -41,12 +45,13 @@ from boardzoo.gametree.probcut import (
     Calibration,
     calibrate_command,
     load_probcut_file,
+    net_sha256,
     new_probcut_data,
     probcut_file,
     save_probcut_file,
 )
 from boardzoo.gametree.probcut_calibration import calibrate, positions_digest, sample_positions
-from boardzoo.learned.ntuple import load_net
+from boardzoo.learned.ntuple import check_net_fits, load_net, load_net_file
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -68,8 +73,16 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser.add_argument(
         "--evaluation",
         choices=EVALUATIONS,
-        required=True,
-        help="the engine's evaluation to calibrate",
+        default=None,
+        help="the engine's evaluation to calibrate (learned with --net)",
+    )
+    parser.add_argument(
+        "--net",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="calibrate this n-tuple net file (.npz) as the learned evaluation; the "
+        "calibration goes beside it, FILE with .probcut.json for .npz",
     )
     parser.add_argument("--positions", type=int, default=300, help="positions to search")
     parser.add_argument("--max-depth", type=int, default=10, help="the deepest search")
@@ -94,7 +107,7 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="FILE",
-        help="the file to write (default: the shipped one in models/)",
+        help="the file to write (default: the shipped one in models/, or beside --net)",
     )
     parser.add_argument(
         "--restart",
@@ -128,6 +141,7 @@ def _entry(
         "openings": args.openings_label,
         "random_plies": args.random_plies,
         "positions_sha256": digest,
+        **({} if args.net_sha256 is None else {"net_sha256": args.net_sha256}),
         "seconds": round(seconds, 1),
         "complete": len(calibration.scores) >= args.max_depth,
         "depths": fits,
@@ -137,6 +151,10 @@ def _entry(
 
 
 def _check_args(args: argparse.Namespace) -> None:
+    if args.net is not None and args.evaluation not in (None, "learned"):
+        raise UserError(f"--net is a learned evaluation: --evaluation {args.evaluation} with it")
+    if args.net is None and args.evaluation is None:
+        raise UserError(f"give --evaluation ({' or '.join(EVALUATIONS)}) or --net FILE")
     if args.positions < MIN_PAIRS:
         raise UserError(f"--positions {args.positions} is too few: at least {MIN_PAIRS}")
     if not MIN_DEPTH <= args.max_depth <= MAX_DEPTH:
@@ -150,7 +168,7 @@ def _check_args(args: argparse.Namespace) -> None:
 def _command_line(args: argparse.Namespace, game: Game) -> str:
     """The command that measures the entry again, as the entry records it (without ``--out``
     and ``--restart``, which change where it goes, not what it measures)."""
-    words = shlex.split(calibrate_command(game, args.evaluation))
+    words = shlex.split(calibrate_command(game, args.evaluation, args.net))
     words += ["--positions", str(args.positions), "--max-depth", str(args.max_depth)]
     words += ["--seed", str(args.seed)]
     if args.openings is not None:
@@ -203,7 +221,8 @@ def _resumed(
     """The scores and seconds of a stored entry that the run continues (none if it differs)."""
     if old is None or args.restart:
         return [], 0.0
-    same = all(old[k] == getattr(args, k) for k in ("positions", "seed", "random_plies"))
+    keys = ("positions", "seed", "random_plies", "net_sha256")
+    same = all(old.get(k) == getattr(args, k) for k in keys)
     if not same or old["openings"] != args.openings_label or old["positions_sha256"] != digest:
         print("the stored entry was made from other positions: starting over", file=sys.stderr)
         return [], 0.0
@@ -215,16 +234,22 @@ def _resumed(
 def run(args: argparse.Namespace) -> int:
     _check_args(args)
     game = make_game(args.game, **game_options(args))
-    args.command_line = _command_line(args, game)
-    if args.evaluation == "learned":
+    net = None
+    args.net_sha256 = None
+    if args.net is not None:
+        args.evaluation = "learned"
+        net = tuple(check_net_fits(load_net_file(args.net), game, str(args.net)))
+        args.net_sha256 = net_sha256(args.net)
+    elif args.evaluation == "learned":
         load_net(game)  # a ValueError listing the games with a net
+    args.command_line = _command_line(args, game)
     openings: Sequence[Sequence[int]] = ()
     args.openings_label = None
     if args.openings is not None:
         openings, args.openings_label = read_openings(game, args.openings)
     if args.random_plies is None:
         args.random_plies = 0 if openings else game.opening_plies
-    path: Path = args.out or probcut_file(game)
+    path: Path = args.out or probcut_file(game, args.net)
     data = new_probcut_data(game)
     if path.exists():
         data = load_probcut_file(path)
@@ -263,6 +288,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             scores=scores,
             on_depth=save,
+            net=net,
         )
     except KeyboardInterrupt:
         print(f"{COMMAND}: interrupted (the depths done are saved in {path})", file=sys.stderr)

@@ -23,6 +23,11 @@ The tables ship with the learned evaluations, one JSON file per game and options
         "discs": [23, 41, ...],            # pieces on the board of each position
         "scores": [[...], [...], ...]}}}   # scores[d - 1][i]: position i searched d plies
 
+A net file of the user's (``engine:net=NET.npz``) is calibrated in a file beside it,
+``NET.probcut.json`` (:func:`probcut_file` with ``net``), whose ``"learned"`` entry carries one more
+field, ``"net_sha256"``: the SHA-256 of the net file it measured (a net written again over the same
+name is not searched with the old net's errors).
+
 ``discs`` and ``scores`` are the raw measurements (a cut-off run resumes from them);
 ``stage_sigmas`` is ``sigma`` by :data:`STAGES` bands of the pieces on the board (``null`` where
 a band had fewer than :data:`MIN_PAIRS` pairs). Files are parsed as JSON, never executed, and
@@ -32,6 +37,7 @@ writes or resumes a file.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -52,7 +58,7 @@ __all__ = [
     "MIN_PAIRS", "STAGES",
     "VERSION", "Calibration", "DepthFit", "calibrate_command", "check_evaluation",
     "check_probcut_data", "extend_fits", "fit_depth", "fit_pairs", "load_probcut_file",
-    "new_probcut_data", "probcut_file", "probcut_sigmas", "probcut_stage_sigmas",
+    "net_sha256", "new_probcut_data", "probcut_file", "probcut_sigmas", "probcut_stage_sigmas",
     "save_probcut_file", "search_probcut", "shallow_depth", "stage_of",
 ]  # fmt: skip
 
@@ -176,15 +182,24 @@ def extend_fits(calibration: Calibration, cells: int) -> None:
 # --- files -------------------------------------------------------------------------------------
 
 
-def probcut_file(game: Game) -> Path:
-    """Where ``game``'s calibration ships: ``models/<game.file_stem>.probcut.json``."""
+def probcut_file(game: Game, net: str | Path | None = None) -> Path:
+    """Where a calibration is kept: ``models/<game.file_stem>.probcut.json`` for ``game``'s own
+    evaluations, ``NET.probcut.json`` beside a net file ``NET.npz`` (``net``)."""
+    if net is not None:
+        return Path(net).with_suffix(".probcut.json")
     return MODELS_DIR / f"{game.file_stem}.probcut.json"
 
 
-def calibrate_command(game: Game, evaluation: str) -> str:
-    """The command that calibrates ``evaluation`` for ``game``."""
+def net_sha256(net: str | Path) -> str:
+    """The SHA-256 of the net file ``net`` (hex): what its calibration records."""
+    return hashlib.sha256(Path(net).read_bytes()).hexdigest()
+
+
+def calibrate_command(game: Game, evaluation: str, net: str | Path | None = None) -> str:
+    """The command that calibrates ``evaluation`` for ``game`` (for the net file ``net``)."""
     options = "".join(f" --option {name}={value}" for name, value in game.options.items())
-    return f"{COMMAND} {game.name}{options} --evaluation {evaluation}"
+    where = "" if net is None else f" --net {net}"
+    return f"{COMMAND} {game.name}{options} --evaluation {evaluation}{where}"
 
 
 def new_probcut_data(game: Game) -> dict[str, Any]:
@@ -254,6 +269,8 @@ def _check_entry(where: str, entry: Any) -> None:
     count = entry["positions"]
     if len(entry["discs"]) != count or any(len(row) != count for row in entry["scores"]):
         raise InvalidValueError(f"{where}: discs and each row of scores must hold {count} numbers")
+    if "net_sha256" in entry and not isinstance(entry["net_sha256"], str):
+        raise InvalidValueError(f"{where}: 'net_sha256' is malformed")
     if len(entry["scores"]) > entry["max_depth"]:
         raise InvalidValueError(f"{where}: more rows of scores than max_depth")
     for i, fit in enumerate(entry["depths"]):
@@ -338,11 +355,14 @@ def save_probcut_file(path: str | Path, data: dict[str, Any]) -> None:
     partial.replace(path)
 
 
-def _matching_entry(path: Path, game: Game, evaluation: str) -> dict[str, Any]:
-    """The file's entry for ``evaluation``, checked to be for ``game`` and to hold fits."""
+def _matching_entry(
+    path: Path, game: Game, evaluation: str, net: str | Path | None
+) -> dict[str, Any]:
+    """The file's entry for ``evaluation``, checked to be for ``game`` (and the net file
+    ``net``) and to hold fits."""
     missing = (
         f"no ProbCut calibration of the {evaluation} evaluation for {game.label}"
-        f" in {path}; make one with: {calibrate_command(game, evaluation)}"
+        f" in {path}; make one with: {calibrate_command(game, evaluation, net)}"
     )
     if not path.is_file():
         raise InvalidValueError(missing.replace(f" in {path}", f" (no file {path})"))
@@ -352,6 +372,11 @@ def _matching_entry(path: Path, game: Game, evaluation: str) -> dict[str, Any]:
     entry = data["evaluations"].get(evaluation)
     if entry is None or not entry["depths"]:
         raise InvalidValueError(missing)
+    if net is not None and entry.get("net_sha256") != net_sha256(net):
+        raise InvalidValueError(
+            f"{path} was measured for another net than {net} (the file changed since); "
+            f"calibrate again with: {calibrate_command(game, evaluation, net)}"
+        )
     result: dict[str, Any] = entry
     return result
 
@@ -366,8 +391,8 @@ def _by_depth(values: Sequence[float]) -> np.ndarray:
 
 
 @cache
-def _sigmas(game: Game, evaluation: str) -> tuple[np.ndarray, np.ndarray]:
-    entry = _matching_entry(probcut_file(game), game, evaluation)
+def _sigmas(game: Game, evaluation: str, net: str | None) -> tuple[np.ndarray, np.ndarray]:
+    entry = _matching_entry(probcut_file(game, net), game, evaluation, net)
     fits = [_check_fit("", fit, MIN_DEPTH + i) for i, fit in enumerate(entry["depths"])]
     sigmas = _by_depth([fit.sigma for fit in fits])
     stages = np.stack(
@@ -386,45 +411,54 @@ def check_evaluation(evaluation: str) -> None:
         )
 
 
-def probcut_sigmas(game: Game, evaluation: str) -> np.ndarray:
+def _net_name(net: str | Path | None) -> str | None:
+    return None if net is None else str(net)
+
+
+def probcut_sigmas(game: Game, evaluation: str, net: str | Path | None = None) -> np.ndarray:
     """Multi-ProbCut's standard errors for ``game`` searched with ``evaluation``.
 
     Args:
         game: the game with its options.
         evaluation: ``"learned"`` or ``"hand"``.
+        net: a net file searched in place of the game's shipped net: its own calibration,
+            ``NET.probcut.json`` beside it, is read (``None``: the game's shipped one).
 
     Returns:
         A read-only float64 array of length ``MAX_DEPTH + 1``: entry ``d`` is the standard error
         of the shallow search's score as an estimate of the ``d``-ply score, in the evaluation's
         units (0 below :data:`MIN_DEPTH`; depths beyond the deepest calibrated repeat it). Read
-        from the shipped file once per game and evaluation.
+        from the file once per game, evaluation and net file.
 
     Raises:
         ValueError: no calibration (the message names the game, the evaluation and the command
-            that makes one), or a malformed file (the message names it).
+            that makes one), a malformed file (the message names it), or the calibration of a
+            net file that has changed since.
     """
     check_evaluation(evaluation)
-    return _sigmas(game, evaluation)[0]
+    return _sigmas(game, evaluation, _net_name(net))[0]
 
 
-def probcut_stage_sigmas(game: Game, evaluation: str) -> np.ndarray:
+def probcut_stage_sigmas(game: Game, evaluation: str, net: str | Path | None = None) -> np.ndarray:
     """:func:`probcut_sigmas` by stage of the game: float64 ``[STAGES, MAX_DEPTH + 1]``, row
     ``s`` for positions with ``stage_of(discs, cells) == s`` (the whole-game sigma where a
     stage had too few pairs). Same errors as :func:`probcut_sigmas`."""
     check_evaluation(evaluation)
-    return _sigmas(game, evaluation)[1]
+    return _sigmas(game, evaluation, _net_name(net))[1]
 
 
-def search_probcut(game: Game, evaluation: str, cut: float) -> np.ndarray:
+def search_probcut(
+    game: Game, evaluation: str, cut: float, net: str | Path | None = None
+) -> np.ndarray:
     """The compiled search's ``probcut`` array (:func:`boardzoo.gametree.template.node`) for
     ``game`` searched with ``evaluation``: the table's age (0: the driver sets it), the threshold
     ``cut`` in standard errors, and :func:`probcut_stage_sigmas` by stage and depth; ``cut`` 0:
-    no multi-ProbCut (:func:`~boardzoo.gametree.template.no_probcut`, nothing read). Same errors
-    as :func:`probcut_sigmas` otherwise."""
+    no multi-ProbCut (:func:`~boardzoo.gametree.template.no_probcut`, nothing read); ``net``: a
+    net file's own calibration. Same errors as :func:`probcut_sigmas` otherwise."""
     check_evaluation(evaluation)
     if isinstance(cut, bool) or not isinstance(cut, (int, float)) or not cut >= 0:
         raise InvalidValueError(f"cut must be a number >= 0 (0 is off), got {cut!r}")
     if cut == 0:
         return no_probcut()
-    sigmas = probcut_stage_sigmas(game, evaluation)
+    sigmas = probcut_stage_sigmas(game, evaluation, net)
     return np.concatenate(([0.0, float(cut), float(sigmas.shape[0])], sigmas.ravel()))

@@ -118,20 +118,29 @@ def depth_scores(
     evaluation: str,
     seed: int,
     table_bits: int,
+    net: tuple[np.ndarray, ...] | None = None,
 ) -> list[int]:
     """The engine's score of each position (all of one game) searched ``depth`` plies without
-    multi-ProbCut (:class:`EngineSearch`), each from an empty table."""
-    check_evaluation(evaluation)
+    multi-ProbCut (:class:`EngineSearch`), each from an empty table; ``net``: a learned net's
+    arrays searched in place of the game's shipped net (``evaluation`` ``"learned"``)."""
+    _check_net(evaluation, net)
     if not positions:
         return []
     game = positions[0].game
-    net = None if evaluation == "hand" else tuple(load_net(game))
+    if net is None and evaluation == "learned":
+        net = tuple(load_net(game))
     search = EngineSearch(game, net, None, table_bits, seed)
     scores = []
     for state in positions:
         search.forget()  # no score depends on another position's search
         scores.append(int(search.search(state, depth).score))
     return scores
+
+
+def _check_net(evaluation: str, net: tuple[np.ndarray, ...] | None) -> None:
+    check_evaluation(evaluation)
+    if net is not None and evaluation != "learned":
+        raise InvalidValueError(f"a net is the learned evaluation, not {evaluation!r}")
 
 
 def board_cells(game: Game) -> int:
@@ -162,6 +171,7 @@ def calibrate(
     scores: Sequence[Sequence[int]] = (),
     on_depth: Callable[[Calibration], None] | None = None,
     table_bits: int = 20,
+    net: tuple[np.ndarray, ...] | None = None,
 ) -> Calibration:
     """Measure multi-ProbCut's fits for depths :data:`MIN_DEPTH` to ``max_depth``.
 
@@ -181,6 +191,8 @@ def calibrate(
             is resumed): they are kept, not searched again.
         on_depth: called with the calibration so far after each depth (to save it).
         table_bits: the table holds ``2**table_bits`` entries.
+        net: a learned net's arrays (:func:`boardzoo.learned.ntuple.load_net_file`) searched
+            in place of the game's shipped net; ``evaluation`` must be ``"learned"``.
 
     Returns:
         The :class:`~boardzoo.gametree.probcut.Calibration`.
@@ -188,7 +200,7 @@ def calibrate(
     Raises:
         ValueError: a bad argument, or an evaluation the game does not have.
     """
-    check_evaluation(evaluation)
+    _check_net(evaluation, net)
     _check_depth(max_depth)
     if not positions:
         raise InvalidValueError("calibrate needs positions")
@@ -204,7 +216,7 @@ def calibrate(
     resumed = len(result.scores)
     for depth in range(resumed + 1, max_depth + 1):
         start = time.perf_counter()
-        row = depth_scores(positions, depth, evaluation, seed, table_bits)
+        row = depth_scores(positions, depth, evaluation, seed, table_bits, net)
         result.scores.append(row)
         result.seconds += time.perf_counter() - start
         extend_fits(result, cells)
