@@ -421,9 +421,9 @@ def late_solved(tmp_path_factory):
     base = tmp_path_factory.mktemp("relabel")
     config = GenerateSettings(game="reversi", options={"board_size": 6}, seed=5, depth=1,
                               solve_empties=4, chunk_games=2)  # fmt: skip
-    generate(base / "data", config, games=4, log=lambda line: None)
+    generate(base / "data", config, games=4, command="generate", log=lambda line: None)
     fit_and_save([base / "data"], base / "net.npz", FitSettings(stages=4, holdout=0.5,
-                 iterations=20), log=lambda line: None)  # fmt: skip
+                 iterations=20), command="fit", log=lambda line: None)  # fmt: skip
     return base
 
 
@@ -454,9 +454,12 @@ def test_a_search_to_the_end_relabels_the_midgame_exactly(tmp_path, late_solved)
     # a fit on the relabelled data keeps the relabelling net's scale (its labels are the
     # search's values, not the games' results)
     teacher = load_net_metadata(late_solved / "net.npz")["scale"]
-    refit = fit_and_save([tmp_path / "deep"], tmp_path / "refit.npz", FitSettings(stages=4,
-                         holdout=0.5, iterations=5), log=lambda s: None)  # fmt: skip
+    settings_refit = FitSettings(stages=4, holdout=0.5, iterations=5)
+    refit = fit_and_save([tmp_path / "deep"], tmp_path / "refit.npz", settings_refit,
+                         command="refit", log=lambda s: None)  # fmt: skip
     assert refit["scale"] == teacher == progress["relabel"]["scale"]
+    # ... and records its lineage: the data's commands, the teacher's, the relabelling's, its own
+    assert refit["commands"] == ["generate", "fit", "first", "refit"]
     # run again: nothing left to do; other settings are refused
     again = relabel(late, tmp_path / "deep", settings, command="second", log=lambda s: None)
     assert again["relabel"]["commands"] == ["first", "second"]

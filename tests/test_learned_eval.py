@@ -179,11 +179,18 @@ def test_shipped_nets_are_small_and_say_how_they_were_trained():
         path = MODELS_DIR / net_file_name(game)
         assert path.stat().st_size < 2_000_000
         meta = load_net_metadata(path)
-        # the TD trainer, ``scripts/train_eval.py td``, recorded under its former script's name
-        assert meta["command"].startswith(
-            ("python scripts/train_ntuple.py --game", "python scripts/train_eval.py td")
-        )
-        assert meta["progress"]["positions"] > 1_000_000
+        assert meta["game"] == game.name and meta["options"] == dict(game.options)
+        # trained by TD (``scripts/train_eval.py td``, once under its former script's name) or
+        # fitted (``fit``), on over a million positions, every command that made it recorded
+        assert meta["command"] == meta["commands"][-1]
+        if meta["command"].startswith("python scripts/train_eval.py fit"):
+            assert meta["data"]["positions"] > 1_000_000
+            assert any(" generate " in line for line in meta["commands"])
+        else:
+            assert meta["command"].startswith(
+                ("python scripts/train_ntuple.py --game", "python scripts/train_eval.py td")
+            )
+            assert meta["progress"]["positions"] > 1_000_000
 
 
 def test_a_game_without_a_net_is_refused():

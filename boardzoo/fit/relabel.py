@@ -14,7 +14,8 @@ the net's own scale: ``scale * atanh(value)``, rounded, within the game's scores
 proves the game's end gets the position's exact score from the solver. Exact labels and the
 children of :mod:`boardzoo.fit.children` are copied as they are. The new directory's
 ``progress.json`` holds the source's settings and, under ``"relabel"``, the net, depth, chunks
-done, positions relabelled, time and commands: a stopped run goes on at the next chunk, and
+done, positions relabelled, time and commands (the net's own commands, how it was made, under
+``"net_commands"``): a stopped run goes on at the next chunk, and
 a chunk's labels depend only on the chunk, the net and the depth (each game is searched from a
 fresh table), so ``workers`` change only the time.
 """
@@ -176,6 +177,8 @@ def relabel(
         stored = {"settings": asdict(settings), "source": str(data), "scale": scale,
                   "positions": 0, "seconds": 0.0, "commands": [command]}  # fmt: skip
         progress["relabel"] = stored
+    # how the net came about, so a net fitted on these labels records its whole lineage
+    stored["net_commands"] = list(load_net_metadata(settings.net).get("commands", []))
     progress["games"] = source["games"]  # the source may have grown since
     began = time.perf_counter()
     deadline = None if minutes is None else began + 60.0 * minutes

@@ -399,7 +399,11 @@ def fit_and_save(
         part = load_positions(directory)
         parts.append(replace(part, game=part.game + games))
         games += int(progress["games"])
-        commands.extend(progress["commands"])
+        relabelled = progress.get("relabel") or {}
+        for line in [*progress["commands"], *relabelled.get("net_commands", []),
+                     *relabelled.get("commands", [])]:  # fmt: skip
+            if line not in commands:
+                commands.append(line)
         sources.append({"dir": str(directory), "settings": progress["config"],
                         "games": progress["games"], "positions": progress["positions"],
                         "seconds": progress["seconds"],
