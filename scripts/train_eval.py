@@ -17,7 +17,9 @@ steps. ``generate`` plays the engine against itself from an opening suite (``--o
 game's shipped ``balanced`` one, or a file such as the XOT openings) and labels each position
 with the solver's exact score (at most ``--solve-empties`` empty squares) or the game's result
 with a perfect endgame (before), in chunks under ``--out`` with ``progress.json``: a killed run
-goes on with ``--resume``, and the same seed gives the same data for any ``--workers``.
+goes on with ``--resume``, and the same seed gives the same data for any ``--workers``, or on a
+Ray cluster (``--ray auto`` or ``--ray HOST:PORT``: each game a task of one CPU; ``children`` and
+``relabel`` take it too).
 ``children`` adds every move's result from the solved positions, solved (the siblings a search
 compares). ``fit`` fits the weights per stage by regularised least squares and writes a net file
 (``engine:net=...`` plays with it). ``relabel`` copies a data directory with the positions
@@ -39,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from boardzoo.arena.openings import load_openings
-from boardzoo.errors import InvalidValueError
+from boardzoo.errors import InvalidValueError, MissingDependencyError
 from boardzoo.fit.children import ChildrenSettings, add_children
 from boardzoo.fit.data import GenerateSettings, generate
 from boardzoo.games.catalog import game_names
@@ -67,6 +69,13 @@ _positive_int = _bounded(int, 1, strict=False)
 _nonnegative_float = _bounded(float, 0, strict=False)
 
 
+def _add_workers(step: argparse.ArgumentParser, doing: str) -> None:
+    step.add_argument("--workers", type=_positive_int, default=1, help=f"processes {doing}")
+    step.add_argument("--ray", default=None, metavar="auto|HOST:PORT",
+                      help="the Ray cluster to run on instead (pip install boardzoo[ray]): a "
+                      "task of one CPU a game")  # fmt: skip
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=(__doc__ or "").splitlines()[0],
@@ -79,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--game", default="reversi", choices=game_names())
     gen.add_argument("--board-size", type=_positive_int, default=None, help="Reversi's board")
     gen.add_argument("--out", required=True, help="data directory (chunks, progress.json)")
-    gen.add_argument("--workers", type=_positive_int, default=1, help="processes playing")
+    _add_workers(gen, "playing")
     gen.add_argument("--minutes", type=_positive_float, help="stop after this long")
     gen.add_argument("--games", type=_positive_int, help="stop at this many games in all")
     gen.add_argument("--resume", action="store_true", help="go on with OUT's own settings")
@@ -102,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     kids = steps.add_parser("children", help="label the children of solved positions")
     kids.add_argument("--data", required=True, nargs="+", help="data directories, in turn")
     kids.add_argument("--minutes", type=_positive_float, help="stop after this long")
-    kids.add_argument("--workers", type=_positive_int, default=1, help="processes solving")
+    _add_workers(kids, "solving")
     kids_defaults = ChildrenSettings()
     kids.add_argument("--min-empties", type=int, default=kids_defaults.min_empties,
                       help="fewest empty squares of a parent")  # fmt: skip
@@ -133,7 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     again.add_argument("--net", required=True, help="a fitted net file the search evaluates with")
     again.add_argument("--out", required=True, help="the relabelled data directory")
     again.add_argument("--depth", type=_positive_int, default=6, help="the search's plies")
-    again.add_argument("--workers", type=_positive_int, default=1, help="processes searching")
+    _add_workers(again, "searching")
     again.add_argument("--minutes", type=_positive_float, help="stop after this long")
 
     measure = steps.add_parser("measure", help="errors of nets on labelled positions")
@@ -210,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 load_openings(config.openings, config.make_game())  # a bad file: said now
             generate(args.out, config, games=args.games, minutes=args.minutes,
-                     resume=args.resume, workers=args.workers, command=command,
+                     resume=args.resume, workers=args.workers, ray=args.ray, command=command,
                      log=log)  # fmt: skip
         elif args.step == "td":
             _train_td(args, command, log)
@@ -218,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             from boardzoo.fit.relabel import RelabelSettings, relabel
 
             relabel(args.data, args.out, RelabelSettings(net=args.net, depth=args.depth),
-                    workers=args.workers, minutes=args.minutes, command=command,
+                    workers=args.workers, ray=args.ray, minutes=args.minutes, command=command,
                     log=log)  # fmt: skip
         elif args.step == "children":
             children_config = ChildrenSettings(args.min_empties, args.max_empties)
@@ -228,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                 if left is not None and left <= 0:
                     break
                 add_children(directory, children_config, minutes=left, workers=args.workers,
-                             command=command, log=log)  # fmt: skip
+                             ray=args.ray, command=command, log=log)  # fmt: skip
         elif args.step == "fit":
             from boardzoo.fit.weights import FitSettings, fit_and_save
 
@@ -254,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 
             measure_nets(args.data, args.net, args.min_empties, args.max_empties,
                          exact_only=not args.all_labels, scale=args.scale, log=log)  # fmt: skip
-    except ValueError as error:
+    except (ValueError, MissingDependencyError) as error:
         parser.error(f"{args.step}: {error}")
     return 0
 

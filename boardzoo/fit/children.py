@@ -129,6 +129,7 @@ def add_children(
     *,
     minutes: float | None = None,
     workers: int = 1,
+    ray: str | None = None,
     command: str = "",
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -136,7 +137,8 @@ def add_children(
     (see the module's docstring), a chunk at a time, until all have or ``minutes`` have passed.
 
     ``config`` must be ``None`` or the directory's own once it has children. ``workers``
-    processes label a chunk's games (the children are the same for any number). Returns the
+    processes label a chunk's games, or the Ray cluster at ``ray`` does
+    (:func:`~boardzoo.fit.pool.map_tasks`; the children are the same either way). Returns the
     directory's progress (also in ``data/progress.json``).
     """
     data = Path(data)
@@ -170,7 +172,7 @@ def add_children(
         chunk = load_chunk(data / name)
         games = np.unique(chunk.game)
         tasks = [(game, chunk.select(chunk.game == g), config) for g in games]
-        children = Positions.concatenate(map_tasks(_children_task, tasks, workers))
+        children = Positions.concatenate(map_tasks(_children_task, tasks, workers, ray))
         target = "children-" + name[len("chunk-") :]
         save_chunk(data / target, children)
         progress["chunks"].append(target)

@@ -330,6 +330,7 @@ def generate(
     minutes: float | None = None,
     resume: bool = False,
     workers: int = 1,
+    ray: str | None = None,
     command: str = "",
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -339,8 +340,9 @@ def generate(
     With ``resume`` the run goes on from ``out/progress.json`` with its settings (``config``
     must then be ``None`` or the same). A chunk is saved every ``config.chunk_games`` games, and
     when the time is up (with one worker; with more, when the chunk is done). ``workers``
-    processes play a chunk's games (:func:`~boardzoo.fit.pool.map_tasks`): the data is the same
-    for any number. Returns the progress (also in ``out/progress.json``).
+    processes play a chunk's games, or the Ray cluster at ``ray`` does
+    (:func:`~boardzoo.fit.pool.map_tasks`): the data is the same either way. Returns the
+    progress (also in ``out/progress.json``).
     """
     if games is None and minutes is None:
         raise InvalidValueError("give games, minutes or both: when to stop")
@@ -377,14 +379,14 @@ def generate(
             break
         t0 = time.perf_counter()
         parts = []
-        if workers == 1:
+        if workers == 1 and ray is None:
             for index in range(first, last):
                 parts.append(play_game(game, openings, config, index))
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
         else:
             tasks = [(game, openings, config, index) for index in range(first, last)]
-            parts = map_tasks(_play_task, tasks, workers)
+            parts = map_tasks(_play_task, tasks, workers, ray)
         chunk = Positions.concatenate(parts)
         name = f"chunk-{first:06d}.npz"
         save_chunk(out / name, chunk)

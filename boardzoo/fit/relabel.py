@@ -130,7 +130,12 @@ def _relabel_game(task: tuple[Game, Positions, RelabelSettings, float]) -> np.nd
 
 
 def _relabel_chunk(
-    game: Game, chunk: Positions, settings: RelabelSettings, scale: float, workers: int
+    game: Game,
+    chunk: Positions,
+    settings: RelabelSettings,
+    scale: float,
+    workers: int,
+    ray: str | None,
 ) -> tuple[Positions, int]:
     """``chunk`` with its positions labelled by their game's result relabelled by the search,
     and how many were."""
@@ -138,7 +143,7 @@ def _relabel_chunk(
     labels = chunk.label.copy()
     games = np.unique(chunk.game[todo])
     tasks = [(game, chunk.select(todo & (chunk.game == g)), settings, scale) for g in games]
-    for g, found in zip(games, map_tasks(_relabel_game, tasks, workers), strict=True):
+    for g, found in zip(games, map_tasks(_relabel_game, tasks, workers, ray), strict=True):
         labels[np.flatnonzero(todo & (chunk.game == g))] = found
     return replace(chunk, label=labels), int(todo.sum())
 
@@ -149,13 +154,16 @@ def relabel(
     settings: RelabelSettings,
     *,
     workers: int = 1,
+    ray: str | None = None,
     minutes: float | None = None,
     command: str = "",
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Copy the data directory ``data`` to ``out``, the midgame relabelled by ``settings``'
     search (see the module's docstring), a chunk at a time, until every chunk is done or
-    ``minutes`` have passed; run again, it goes on. Returns ``out``'s progress."""
+    ``minutes`` have passed; run again, it goes on. A chunk's games are searched by ``workers``
+    processes, or on the Ray cluster at ``ray`` (:func:`~boardzoo.fit.pool.map_tasks`).
+    Returns ``out``'s progress."""
     data, out = Path(data), Path(out)
     if data.resolve() == out.resolve():
         raise InvalidValueError(f"relabel into another directory than the data's own ({data})")
@@ -193,7 +201,7 @@ def relabel(
         chunk = load_chunk(data / name)
         done = 0
         if name.startswith("chunk-"):
-            chunk, done = _relabel_chunk(game, chunk, settings, scale, workers)
+            chunk, done = _relabel_chunk(game, chunk, settings, scale, workers, ray)
         save_chunk(out / name, chunk)
         progress["chunks"].append(name)
         stored["positions"] += done

@@ -1,4 +1,5 @@
-"""The arena on a real Ray cluster (``backend="ray"``), through the public API and the CLI.
+"""boardzoo on a real Ray cluster: the arena (``backend="ray"``), through the public API and the
+CLI, and the data steps of the learned evaluation.
 
 One driver script, run inside a loopback-only namespace (``tests/raycluster.py``), starts a
 cluster with ``ray start`` and checks, on it:
@@ -14,7 +15,9 @@ cluster with ``ray start`` and checks, on it:
 * ``boardzoo arena ... --backend ray --address HOST:PORT``, as a subprocess: it plays a small
   match on the cluster (``--no-isolate``: the agents in the actors, no processes of their own
   to start) and prints the table;
-* an :class:`~boardzoo.agents.Agent` object (``RandomAgent(seed=1)``) played by Ray actors.
+* an :class:`~boardzoo.agents.Agent` object (``RandomAgent(seed=1)``) played by Ray actors;
+* the learned evaluation's data on the cluster (``boardzoo.fit``'s ``generate`` with ``ray``,
+  each game a Ray task): the same positions and labels as a local run.
 
 The local runs the Ray runs are compared with are played by the same driver, before the
 cluster starts. The driver prints one JSON line; one cluster serves every test of the module
@@ -52,6 +55,12 @@ KILL_MATCH: dict[str, Any] = {
 CLI_MATCH: dict[str, Any] = {"game": "tictactoe", "games": 4, "seed": 3, "workers": 2}
 #: An agent object against a spec.
 OBJECT_MATCH: dict[str, Any] = {"game": "tictactoe", "games": 4, "seed": 5, "workers": 2}
+#: Data for the learned evaluation: a few short games of Reversi 6x6, solved from 4 empties.
+DATA_RUN: dict[str, Any] = {
+    "settings": {"game": "reversi", "options": {"board_size": 6}, "seed": 5, "depth": 1,
+                 "solve_empties": 4, "chunk_games": 2},
+    "games": 4,
+}  # fmt: skip
 
 DRIVER = """
 import json, logging, os, signal, subprocess, sys, threading, time, traceback
@@ -61,6 +70,7 @@ import raycluster as rc
 
 PARAMS = json.loads(sys.argv[1])
 KILL, CLI, OBJECT = PARAMS["kill"], PARAMS["cli"], PARAMS["object"]
+DATA = PARAMS["data"]
 out = {"pidns": os.readlink("/proc/self/ns/pid"), "seconds": {}}
 T0 = time.monotonic()
 
@@ -142,7 +152,21 @@ def local_runs():
         "kill": local(KILL["game"], KILL["agents"], KILL, isolate=False, workers=1),
         "cli": local(CLI["game"], ("random", "random"), CLI, isolate=False, workers=1),
         "object": local(OBJECT["game"], (RandomAgent(seed=1), "random"), OBJECT, workers=1),
+        "data": data_run("data-local", None),
     }
+
+
+def data_run(folder, address):
+    \"\"\"Generate DATA's games into folder (on the cluster at address, or here): the arrays.\"\"\"
+    import ray
+    from boardzoo.fit.data import GenerateSettings, generate, load_positions
+
+    settings = GenerateSettings(**DATA["settings"])
+    generate(Path(folder).resolve(), settings, games=DATA["games"], ray=address, log=say)
+    positions = load_positions(Path(folder).resolve())
+    arrays = {name: getattr(positions, name).tolist()
+              for name in ("bitboards", "player", "label", "empties", "exact", "game")}
+    return {"arrays": arrays, "ray_connected": ray.is_initialized()}
 
 
 def kill_mid_match(address, node2):
@@ -275,6 +299,7 @@ def main():
     part("kill", lambda: kill_mid_match(address, node2))
     part("cli", lambda: cli(address))
     part("object", lambda: agent_object(address))
+    part("data", lambda: data_run("data-ray", address))
 
 
 def timed_main():
@@ -294,10 +319,12 @@ def cluster_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     reason = raycluster.namespace_unavailable()
     if reason is not None:
         pytest.skip(reason)
-    folder = tmp_path_factory.mktemp("arena_ray")
+    folder = tmp_path_factory.mktemp("on_ray")
     script = folder / "driver.py"
     script.write_text(textwrap.dedent(DRIVER))
-    params = json.dumps({"kill": KILL_MATCH, "cli": CLI_MATCH, "object": OBJECT_MATCH})
+    params = json.dumps(
+        {"kill": KILL_MATCH, "cli": CLI_MATCH, "object": OBJECT_MATCH, "data": DATA_RUN}
+    )
     out, done = raycluster.run_driver_script(
         [sys.executable, str(script), params],
         timeout=DRIVER_TIMEOUT,
@@ -351,3 +378,11 @@ def test_agent_object_plays_through_ray(cluster_run: dict[str, Any]) -> None:
     assert played["agents"] == ["RandomAgent", "random"]
     assert [r["game_index"] for r in played["ray"]] == list(range(OBJECT_MATCH["games"]))
     assert played["ray"] == cluster_run["local"]["object"]
+
+
+def test_data_for_the_learned_evaluation_is_made_on_the_cluster(cluster_run: dict[str, Any]):
+    made = _part(cluster_run, "data")
+    local = cluster_run["local"]["data"]
+    assert made["ray_connected"] and not local["ray_connected"]
+    assert sorted(set(made["arrays"]["game"])) == list(range(DATA_RUN["games"]))
+    assert made["arrays"] == local["arrays"]
