@@ -401,6 +401,11 @@ def test_a_net_file_is_calibrated_beside_it_and_the_engine_searches_with_that(
 
 def test_a_net_is_the_learned_evaluation(tmp_path: Path, capsys: Any) -> None:
     net = str(MODELS_DIR / "reversi-6x6.npz")
+    out = tmp_path / "shipped.json"  # the shipped net's calibration names the net it measured
+    args = ["--positions", "10", "--max-depth", "3", "--out", str(out)]
+    assert main(["reversi", "--size", "6", "--evaluation", "learned", *args]) == 0
+    entry = load_probcut_file(out)["evaluations"]["learned"]
+    assert entry["net_sha256"] == hashlib.sha256(Path(net).read_bytes()).hexdigest()
     assert main(["reversi", "--size", "6", "--net", net, "--evaluation", "hand"]) == 2
     assert "--net is a learned evaluation" in capsys.readouterr().err
     assert main(["reversi", "--size", "6"]) == 2

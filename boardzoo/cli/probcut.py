@@ -13,7 +13,7 @@ resumes it::
     boardzoo probcut reversi --size 8 --net runs/net.npz    # writes runs/net.probcut.json
 
 A net file's calibration goes beside it (``NET.probcut.json``), where ``engine:net=NET.npz``
-finds it; it records the net file's SHA-256.
+finds it. A calibration of a learned evaluation records the SHA-256 of the net it measured.
 
 A mistake (bad arguments, a malformed file, an unreadable openings file) is reported in one line
 with exit status 2, no traceback.
@@ -51,7 +51,13 @@ from boardzoo.gametree.probcut import (
     save_probcut_file,
 )
 from boardzoo.gametree.probcut_calibration import calibrate, positions_digest, sample_positions
-from boardzoo.learned.ntuple import check_net_fits, load_net, load_net_file
+from boardzoo.learned.ntuple import (
+    MODELS_DIR,
+    check_net_fits,
+    load_net,
+    load_net_file,
+    net_file_name,
+)
 
 if TYPE_CHECKING:
     from boardzoo.cli.common import Commands
@@ -242,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
         args.net_sha256 = net_sha256(args.net)
     elif args.evaluation == "learned":
         load_net(game)  # a ValueError listing the games with a net
+        args.net_sha256 = net_sha256(MODELS_DIR / net_file_name(game))  # the net measured
     args.command_line = _command_line(args, game)
     openings: Sequence[Sequence[int]] = ()
     args.openings_label = None
