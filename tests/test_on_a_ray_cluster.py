@@ -17,7 +17,9 @@ cluster with ``ray start`` and checks, on it:
   to start) and prints the table;
 * an :class:`~boardzoo.agents.Agent` object (``RandomAgent(seed=1)``) played by Ray actors;
 * the learned evaluation's data on the cluster (``boardzoo.fit``'s ``generate`` with ``ray``,
-  each game a Ray task): the same positions and labels as a local run.
+  each game a Ray task): the same positions and labels as a local run;
+* that nothing leaves loopback: the driver and tasks pinned to each live node see only ``lo``,
+  and every node's address is 127.0.0.1.
 
 The local runs the Ray runs are compared with are played by the same driver, before the
 cluster starts. The driver prints one JSON line; one cluster serves every test of the module
@@ -288,6 +290,28 @@ def agent_object(address):
     return {"agents": list(result.agents), "ray": comparable(result.records)}
 
 
+def loopback(address):
+    import socket
+
+    import ray
+    from boardzoo.arena.ray_backend import join_ray
+
+    join_ray(address)
+
+    @ray.remote(num_cpus=0)
+    def where():
+        return {"node": ray.get_runtime_context().get_node_id(),
+                "interfaces": [name for _, name in socket.if_nameindex()]}
+
+    alive = [node for node in ray.nodes() if node["Alive"]]
+    return {
+        "driver": [name for _, name in socket.if_nameindex()],
+        "addresses": [node["NodeManagerAddress"] for node in alive],
+        "tasks": [ray.get(where.options(resources={name: 0.01}).remote(), timeout=60)
+                  for name in ("head", "node3")],
+    }
+
+
 def main():
     part("local", local_runs)  # before the cluster: a busy machine can fail its start
     start = time.monotonic()
@@ -300,6 +324,7 @@ def main():
     part("cli", lambda: cli(address))
     part("object", lambda: agent_object(address))
     part("data", lambda: data_run("data-ray", address))
+    part("loopback", lambda: loopback(address))
 
 
 def timed_main():
@@ -386,3 +411,12 @@ def test_data_for_the_learned_evaluation_is_made_on_the_cluster(cluster_run: dic
     assert made["ray_connected"] and not local["ray_connected"]
     assert sorted(set(made["arrays"]["game"])) == list(range(DATA_RUN["games"]))
     assert made["arrays"] == local["arrays"]
+
+
+def test_nothing_leaves_loopback(cluster_run: dict[str, Any]) -> None:
+    seen = _part(cluster_run, "loopback")
+    assert seen["driver"] == ["lo"]
+    assert seen["addresses"] == ["127.0.0.1", "127.0.0.1"]  # the head and node 3
+    head, node3 = seen["tasks"]
+    assert head["interfaces"] == node3["interfaces"] == ["lo"]
+    assert head["node"] != node3["node"]
