@@ -42,7 +42,13 @@ from boardzoo.fit.weights import (
 from boardzoo.games import make_game
 from boardzoo.games.reversi import ReversiState
 from boardzoo.gametree.solve import solve
-from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file, load_net_metadata
+from boardzoo.learned.ntuple import (
+    MODELS_DIR,
+    NTupleNet,
+    load_net,
+    load_net_file,
+    load_net_metadata,
+)
 
 
 def _config(tmp_path, seed=3):
@@ -459,7 +465,8 @@ def test_a_search_to_the_end_relabels_the_midgame_exactly(tmp_path, late_solved)
                          command="refit", log=lambda s: None)  # fmt: skip
     assert refit["scale"] == teacher == progress["relabel"]["scale"]
     # ... and records its lineage: the data's commands, the teacher's, the relabelling's, its own
-    assert refit["commands"] == ["generate", "fit", "first", "refit"]
+    shipped = load_net_metadata(MODELS_DIR / "reversi-6x6.npz")["commands"]  # the prior's
+    assert refit["commands"] == [*shipped, "generate", "fit", "first", "refit"]
     # run again: nothing left to do; other settings are refused
     again = relabel(late, tmp_path / "deep", settings, command="second", log=lambda s: None)
     assert again["relabel"]["commands"] == ["first", "second"]

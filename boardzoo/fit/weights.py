@@ -36,10 +36,13 @@ from boardzoo.errors import InvalidValueError
 from boardzoo.fit.data import Positions, board_cells, data_game, load_positions, read_progress
 from boardzoo.games.spec import Game
 from boardzoo.learned.ntuple import (
+    MODELS_DIR,
     NTupleNet,
     check_net_fits,
     load_net,
     load_net_file,
+    load_net_metadata,
+    net_file_name,
     ntuple_indices,
     ntuple_sums,
     save_net,
@@ -231,6 +234,14 @@ def _prior_net(name: str, game: Game) -> NTupleNet | None:
     return check_net_fits(load_net_file(name), game, name)
 
 
+def _prior_commands(name: str, game: Game) -> list[str]:
+    """The commands that made the prior net ``name`` (the fit keeps its weights in part)."""
+    if name == "none":
+        return []
+    path = MODELS_DIR / net_file_name(game) if name == "shipped" else Path(name)
+    return list(load_net_metadata(path).get("commands", []))
+
+
 def _stage_prior(
     game: Game,
     prior: NTupleNet | None,
@@ -393,7 +404,8 @@ def fit_and_save(
     count on from the first's)."""
     config = config or FitSettings()
     began = time.perf_counter()
-    parts, commands, games, sources = [], [], 0, []
+    parts, games, sources = [], 0, []
+    commands = _prior_commands(config.prior, data_game(*data))
     for directory in data:
         progress = read_progress(directory)
         part = load_positions(directory)
