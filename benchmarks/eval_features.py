@@ -68,7 +68,8 @@ def main() -> None:
     x = features(game, positions.bitboards, positions.player)
     seen = positions.game % 2 == 0
     print(f"{args.net} on {', '.join(args.data)}: {len(error):,} positions, seed {args.seed}")
-    print("empties  positions  exact   MAE net  + bias  + features   own    opponent  odd quadrants")
+    print("empties  positions  exact   MAE net  + bias  + features   own    opponent  "
+          "odd quadrants")  # fmt: skip
     for low, high in BANDS:
         band = (positions.empties >= low) & (positions.empties < high)
         fit, test = band & seen, band & ~seen

@@ -7,7 +7,8 @@
   ``tests/data/alphabeta_depth_record.json``, was written by that search (commit 11bac9d,
   ``boardzoo/agents/alphabeta_kernels.py``): for each case the game and its options, the moves
   from the start, the depth, the evaluation, the seed, and the agent's ``action``, ``score``,
-  ``nodes`` and ``exact``.
+  ``nodes`` and ``exact``. The learned evaluation is the nets shipped then: Reversi 8x8's, the
+  TD net shipped until 2026-11-29, is ``benchmarks/results/fit/td-reversi-8x8.npz``.
 - The table keeps what it is told and gives it back (hand-checked bounds, moves, drafts), never
   mixes up two positions, and keeps the deeper entry of a search in a full bucket.
 """
@@ -20,19 +21,29 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from boardzoo.agents import alphabeta
 from boardzoo.agents.alphabeta import AlphaBetaAgent
 from boardzoo.budget import NODES
 from boardzoo.games.catalog import make_game
+from boardzoo.games.spec import Game
 from boardzoo.gametree.table import ABSENT, NO_BOUND, bucket_of, new_table, probe, store
+from boardzoo.learned.ntuple import NTupleNet, load_net, load_net_file
 
 RECORD = Path(__file__).parent / "data" / "alphabeta_depth_record.json"
+TD_NET = Path(__file__).parents[1] / "benchmarks" / "results" / "fit" / "td-reversi-8x8.npz"
 
 
 def _cases() -> list[dict]:
     return json.loads(RECORD.read_text())
 
 
-def test_plain_alpha_beta_plays_as_the_search_it_replaced():
+def test_plain_alpha_beta_plays_as_the_search_it_replaced(monkeypatch):
+    td_net = load_net_file(TD_NET)
+
+    def nets_then(game: Game) -> NTupleNet:
+        return td_net if game.file_stem == "reversi-8x8" else load_net(game)
+
+    monkeypatch.setattr(alphabeta, "load_net", nets_then)
     cases = _cases()
     assert len(cases) == 232
     different = []
