@@ -545,3 +545,17 @@ def test_a_game_over_long_before_the_solvers_reach_is_labelled():
     assert len(played) == 0
     before_last = play_game(game, [line], config, 0)  # the engine takes the wipe-out
     assert len(before_last) == 1 and before_last.label[0] == 64 and before_last.exact[0] == 0
+
+
+@pytest.mark.ray
+def test_a_ray_cluster_that_cannot_be_joined_is_said_before_any_work(tmp_path, monkeypatch):
+    from boardzoo.arena import ray_backend
+
+    def no_cluster(address):
+        raise ConnectionError("Could not find any running Ray instance")
+
+    monkeypatch.setattr(ray_backend, "join_ray", no_cluster)
+    config = GenerateSettings(game="reversi", options={"board_size": 6}, depth=1)
+    with pytest.raises(ValueError, match=r"cannot join the Ray cluster at 'auto'.*running Ray"):
+        generate(tmp_path / "data", config, games=2, ray="auto", log=lambda line: None)
+    assert not (tmp_path / "data").exists()

@@ -40,7 +40,7 @@ from boardzoo.fit.data import (
     save_chunk,
     write_json,
 )
-from boardzoo.fit.pool import map_tasks
+from boardzoo.fit.pool import join_cluster, map_tasks
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.solve import solve
@@ -144,6 +144,7 @@ def add_children(
     data = Path(data)
     progress = read_progress(data)
     game = data_game(data)
+    join_cluster(ray)
     stored = progress.get("children")
     if stored is not None:
         kept = ChildrenSettings(**stored["config"])

@@ -43,7 +43,7 @@ import numpy as np
 from boardzoo.agents.engine import EngineAgent
 from boardzoo.arena.openings import load_openings
 from boardzoo.errors import InvalidFileError, InvalidValueError
-from boardzoo.fit.pool import map_tasks
+from boardzoo.fit.pool import join_cluster, map_tasks
 from boardzoo.games.catalog import all_games, make_game
 from boardzoo.games.spec import Game
 from boardzoo.games.state import BoardState
@@ -346,6 +346,7 @@ def generate(
     """
     if games is None and minutes is None:
         raise InvalidValueError("give games, minutes or both: when to stop")
+    join_cluster(ray)
     out = Path(out)
     if resume:
         progress = read_progress(out)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from boardzoo.errors import InvalidValueError, require_module
 
-__all__ = ["RAY_RETRIES", "map_tasks"]
+__all__ = ["RAY_RETRIES", "join_cluster", "map_tasks"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -30,11 +30,25 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 
 
-def _on_ray(function: Callable[[T], R], tasks: Sequence[T], address: str) -> list[R]:
-    ray = require_module("ray", "ray", "pip install 'boardzoo[ray]'")  # imported if asked for
+def join_cluster(address: str | None) -> None:
+    """Connect this process to the Ray cluster at ``address`` (nothing for ``None``, or when
+    connected already): a step calls it before any work, so that a wrong address or a missing
+    Ray is said at once."""
+    if address is None:
+        return
+    require_module("ray", "ray", "pip install 'boardzoo[ray]'")  # imported if asked for
     from boardzoo.arena.ray_backend import join_ray  # (ray, an optional dependency)
 
-    join_ray(address)
+    try:
+        join_ray(address)
+    except ConnectionError as error:  # no cluster there
+        raise InvalidValueError(f"cannot join the Ray cluster at {address!r}: {error}") from None
+
+
+def _on_ray(function: Callable[[T], R], tasks: Sequence[T], address: str) -> list[R]:
+    import ray
+
+    join_cluster(address)
     remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(function)
     results: list[R] = ray.get([remote.remote(task) for task in tasks])
     return results

@@ -43,7 +43,7 @@ from boardzoo.fit.data import (
     save_chunk,
     write_json,
 )
-from boardzoo.fit.pool import map_tasks
+from boardzoo.fit.pool import join_cluster, map_tasks
 from boardzoo.games.spec import WIN_SCORE, Game
 from boardzoo.games.state import BoardState
 from boardzoo.gametree.compile import tree_plugin
@@ -169,6 +169,7 @@ def relabel(
         raise InvalidValueError(f"relabel into another directory than the data's own ({data})")
     game = data_game(data)
     check_net_fits(load_net_file(settings.net), game, settings.net)
+    join_cluster(ray)
     scale = settings.scale()
     source = read_progress(data)
     if (out / PROGRESS).is_file():
