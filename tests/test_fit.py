@@ -559,3 +559,7 @@ def test_a_ray_cluster_that_cannot_be_joined_is_said_before_any_work(tmp_path, m
     with pytest.raises(ValueError, match=r"cannot join the Ray cluster at 'auto'.*running Ray"):
         generate(tmp_path / "data", config, games=2, ray="auto", log=lambda line: None)
     assert not (tmp_path / "data").exists()
+    for address in ("", "localhost", "host:port"):
+        with pytest.raises(ValueError, match="not a cluster address: 'auto' or HOST:PORT"):
+            generate(tmp_path / "data", config, games=2, ray=address, log=lambda line: None)
+    assert not (tmp_path / "data").exists()

@@ -36,6 +36,9 @@ def join_cluster(address: str | None) -> None:
     Ray is said at once."""
     if address is None:
         return
+    host, _, port = address.rpartition(":")
+    if address != "auto" and not (host and port.isdigit()):
+        raise InvalidValueError(f"ray={address!r} is not a cluster address: 'auto' or HOST:PORT")
     require_module("ray", "ray", "pip install 'boardzoo[ray]'")  # imported if asked for
     from boardzoo.arena.ray_backend import join_ray  # (ray, an optional dependency)
 
