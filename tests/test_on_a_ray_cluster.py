@@ -18,6 +18,9 @@ cluster with ``ray start`` and checks, on it:
 * an :class:`~boardzoo.agents.Agent` object (``RandomAgent(seed=1)``) played by Ray actors;
 * the learned evaluation's data on the cluster (``boardzoo.fit``'s ``generate`` with ``ray``,
   each game a Ray task): the same positions and labels as a local run;
+* ``boardzoo train --backend ray``: AlphaZero's self-play workers as Ray actors on the two
+  live nodes, the same run as local workers (these play their jobs in the driver, one after the
+  other: the games the worker processes play, ``test_az_selfplay_pool``); needs torch;
 * that nothing leaves loopback: the driver and tasks pinned to each live node see only ``lo``,
   and every node's address is 127.0.0.1.
 
@@ -63,6 +66,9 @@ DATA_RUN: dict[str, Any] = {
                  "solve_empties": 4, "chunk_games": 2},
     "games": 4,
 }  # fmt: skip
+#: AlphaZero's training with two self-play workers: two short iterations of TicTacToe.
+SELFPLAY_RUN: dict[str, Any] = {"game": "tictactoe", "self_play_workers": 2,
+                                "games_per_iteration": 5, "eval_games": 0}  # fmt: skip
 
 DRIVER = """
 import json, logging, os, signal, subprocess, sys, threading, time, traceback
@@ -72,7 +78,7 @@ import raycluster as rc
 
 PARAMS = json.loads(sys.argv[1])
 KILL, CLI, OBJECT = PARAMS["kill"], PARAMS["cli"], PARAMS["object"]
-DATA = PARAMS["data"]
+DATA, SELFPLAY = PARAMS["data"], PARAMS["selfplay"]
 out = {"pidns": os.readlink("/proc/self/ns/pid"), "seconds": {}}
 T0 = time.monotonic()
 
@@ -155,6 +161,7 @@ def local_runs():
         "cli": local(CLI["game"], ("random", "random"), CLI, isolate=False, workers=1),
         "object": local(OBJECT["game"], (RandomAgent(seed=1), "random"), OBJECT, workers=1),
         "data": data_run("data-local", None),
+        "selfplay": selfplay_run("selfplay-local", None),
     }
 
 
@@ -169,6 +176,52 @@ def data_run(folder, address):
     arrays = {name: getattr(positions, name).tolist()
               for name in ("bitboards", "player", "label", "empties", "exact", "game")}
     return {"arrays": arrays, "ray_connected": ray.is_initialized()}
+
+
+def selfplay_run(folder, address):
+    \"\"\"Train SELFPLAY's run into folder: with its workers as Ray actors on the cluster at
+    address, or, for None, with a local pool whose workers play their jobs here. Its metrics
+    without timings (None without torch).\"\"\"
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    from boardzoo.az import selfplay_pool
+    from boardzoo.az.train import QUICK, settings_from, train
+
+    pools = []
+    make_pool = selfplay_pool.make_pool
+
+    class InProcessPool(selfplay_pool.SelfPlayPool):
+        workers = SELFPLAY["self_play_workers"]
+
+        def play(self, jobs, weights):
+            return [selfplay_pool.play_job(job, weights) for job in jobs]
+
+        def close(self):
+            pass
+
+    def local_pool(backend, workers, address=None):
+        pools.append([backend, workers])
+        return InProcessPool()
+
+    given = {"backend": "ray", "address": address} if address else {}
+    if address is None:
+        selfplay_pool.make_pool = local_pool
+    try:
+        settings = settings_from(QUICK, out=str(Path(folder).resolve()), progress=False,
+                                 device="cpu", **SELFPLAY, **given)
+        summary = train(settings, log=lambda line: None)
+    finally:
+        selfplay_pool.make_pool = make_pool
+    found = {"metrics": [{k: v for k, v in row.items() if not k.endswith("seconds")}
+                         for row in summary.metrics], "local_pools": pools}
+    if address is not None:
+        import ray
+
+        found["nodes"] = len({n["NodeID"] for n in ray.nodes() if n["Alive"]})
+    return found
 
 
 def kill_mid_match(address, node2):
@@ -324,6 +377,7 @@ def main():
     part("cli", lambda: cli(address))
     part("object", lambda: agent_object(address))
     part("data", lambda: data_run("data-ray", address))
+    part("selfplay", lambda: selfplay_run("selfplay-ray", address))
     part("loopback", lambda: loopback(address))
 
 
@@ -348,7 +402,13 @@ def cluster_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     script = folder / "driver.py"
     script.write_text(textwrap.dedent(DRIVER))
     params = json.dumps(
-        {"kill": KILL_MATCH, "cli": CLI_MATCH, "object": OBJECT_MATCH, "data": DATA_RUN}
+        {
+            "kill": KILL_MATCH,
+            "cli": CLI_MATCH,
+            "object": OBJECT_MATCH,
+            "data": DATA_RUN,
+            "selfplay": SELFPLAY_RUN,
+        }
     )
     out, done = raycluster.run_driver_script(
         [sys.executable, str(script), params],
@@ -411,6 +471,18 @@ def test_data_for_the_learned_evaluation_is_made_on_the_cluster(cluster_run: dic
     assert made["ray_connected"] and not local["ray_connected"]
     assert sorted(set(made["arrays"]["game"])) == list(range(DATA_RUN["games"]))
     assert made["arrays"] == local["arrays"]
+
+
+def test_self_play_on_ray_actors_gives_the_run_of_local_workers(cluster_run: dict[str, Any]):
+    on_ray = _part(cluster_run, "selfplay")
+    local = cluster_run["local"]["selfplay"]
+    if local is None:
+        pytest.skip("needs PyTorch (pip install torch)")
+    assert on_ray["nodes"] == 2  # the head and node 3
+    assert local["local_pools"] == [["local", SELFPLAY_RUN["self_play_workers"]]]
+    assert on_ray["local_pools"] == []
+    assert len(on_ray["metrics"]) == 2 and on_ray["metrics"][-1]["games"] == 10
+    assert on_ray["metrics"] == local["metrics"]
 
 
 def test_nothing_leaves_loopback(cluster_run: dict[str, Any]) -> None:

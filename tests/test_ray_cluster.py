@@ -1,7 +1,6 @@
 """The loopback-only Ray cluster harness (tests/raycluster.py) that boardzoo's Ray runs are
-tested on: its helpers refuse to start Ray outside a private network namespace, a run that
-times out leaves no process behind, and :func:`run_driver` runs a driver script of the tests'
-in the namespace (``test_az_ray``). The clusters themselves, two real nodes on 127.0.0.1 and one
+tested on: its helpers refuse to start Ray outside a private network namespace, and a run that
+times out leaves no process behind. The clusters themselves, two real nodes on 127.0.0.1 and one
 of them dying mid-game, are checked by ``test_on_a_ray_cluster``, on the runs they serve.
 Skipped where Linux namespaces or Ray are unavailable.
 """
@@ -10,8 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -20,45 +17,12 @@ import raycluster
 
 pytestmark = pytest.mark.ray
 
-TESTS_DIR = Path(__file__).resolve().parent
-
-#: Shared head of every driver: a JSON result printed last, even on failure, and a cluster
-#: that is stopped (and checked to be gone) whatever happens.
-DRIVER_PRELUDE = """
-import json, os, socket, sys, time, traceback
-import raycluster as rc
-
-out = {"pidns": os.readlink("/proc/self/ns/pid")}
-
-def finish(main):
-    rc.finish_driver(main, out)
-
-
-def part(name, work):
-    # one check: its result, or its traceback, goes to out[name]
-    try:
-        out[name] = work()
-    except BaseException:
-        out[name] = {"error": traceback.format_exc()}
-"""
-
 
 @pytest.fixture(scope="module", autouse=True)
 def _namespaces_available() -> None:
     reason = raycluster.namespace_unavailable()
     if reason is not None:
         pytest.skip(reason)
-
-
-def run_driver(body: str, tmp_path: Path, timeout: float = 150) -> dict[str, Any]:
-    """Run DRIVER_PRELUDE + body in a loopback namespace; return its result after checking
-    that it succeeded, stopped every Ray process and left no process behind."""
-    script = tmp_path / "driver.py"
-    script.write_text(textwrap.dedent(DRIVER_PRELUDE) + textwrap.dedent(body))
-    out, _ = raycluster.run_driver_script(
-        [sys.executable, str(script)], timeout=timeout, cwd=tmp_path, pythonpath=[str(TESTS_DIR)]
-    )
-    return out
 
 
 def test_cluster_helpers_refuse_to_run_outside_the_namespace(
