@@ -8,6 +8,8 @@ r"""Train a game's learned n-tuple evaluation: TD self-play, or the Logistello/E
         --depth 6 --out runs/eval8-d6
     python scripts/train_eval.py fit --data runs/eval8-d6 --out runs/eval8-d6-net/net.npz \
         --prior runs/eval8-net/net.npz
+    python scripts/train_eval.py iterate --data runs/eval8 --net runs/eval8-d6-net/net.npz \
+        --depth 6 --out runs/eval8-r2 --fit-stages 0 1 2 3    # both steps: runs/eval8-r2/net.npz
     python scripts/train_eval.py measure --data runs/eval8-heldout \
         --net shipped runs/eval8-d6-net/net.npz
     python scripts/train_eval.py td --game connect_four --games 100000 --out runs/td-c4
@@ -24,11 +26,14 @@ Ray cluster (``--ray auto`` or ``--ray HOST:PORT``: each game a task of one CPU;
 compares). ``fit`` fits the weights per stage by regularised least squares and writes a net file
 (``engine:net=...`` plays with it). ``relabel`` copies a data directory with the positions
 labelled by their game's result relabelled by a deeper search with a fitted net (the recipe's
-bootstrapping: fit, relabel deeper, refit); run again, it goes on. ``measure`` compares nets'
-errors on labelled positions, or with ``--moves`` the moves their engines choose in solved
-positions. ``td`` trains by TD(lambda) self-play instead (boardzoo.learned.td), saving
-``OUT/net.npz`` after every chunk of games (``--resume`` goes on). To ship a net, copy it to
-``boardzoo/learned/models/`` under the game's name (``reversi-8x8.npz``, ``connect_four.npz``).
+bootstrapping: fit, relabel deeper, refit); run again, it goes on. ``iterate`` is one round of
+it: ``relabel`` with a net, then ``fit`` on the relabelled data, starting from that net, into
+``OUT/net.npz`` (stopped by ``--minutes`` before the fit, the same command goes on).
+``measure`` compares nets' errors on labelled positions, or with ``--moves`` the moves their
+engines choose in solved positions. ``td`` trains by TD(lambda) self-play instead
+(boardzoo.learned.td), saving ``OUT/net.npz`` after every chunk of games (``--resume`` goes
+on). To ship a net, copy it to ``boardzoo/learned/models/`` under the game's name
+(``reversi-8x8.npz``, ``connect_four.npz``).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from boardzoo.arena.openings import load_openings
@@ -74,6 +80,28 @@ def _add_workers(step: argparse.ArgumentParser, doing: str) -> None:
     step.add_argument("--ray", default=None, metavar="auto|HOST:PORT",
                       help="the Ray cluster to run on instead (pip install boardzoo[ray]): a "
                       "task of one CPU a game")  # fmt: skip
+
+
+def _add_fit_options(step: argparse.ArgumentParser) -> None:
+    step.add_argument("--stages", type=_positive_int, default=None, help="weight sets")
+    step.add_argument("--l2", type=_nonnegative_float, nargs="+", default=None,
+                      help="L2 strength(s); several: per stage, the best held out")  # fmt: skip
+    step.add_argument("--scale", type=_positive_float, default=None,
+                      help="discs per unit of the sum (default: measured)")  # fmt: skip
+    step.add_argument("--holdout", type=_nonnegative_float, default=None,
+                      help="fraction of games kept out to measure SCALE")  # fmt: skip
+    step.add_argument("--seed", type=int, default=0, help="seed of the held-out games")
+    step.add_argument("--overlap", type=int, default=None,
+                      help="a stage also fits this many piece counts either side")  # fmt: skip
+    step.add_argument("--iterations", type=_positive_int, default=None, help="CG steps a stage")
+    step.add_argument("--fit-stages", type=int, nargs="+", default=None,
+                      help="stages to fit; the others keep the prior's (default: all)")  # fmt: skip
+
+
+def _add_relabel_options(step: argparse.ArgumentParser) -> None:
+    step.add_argument("--depth", type=_positive_int, default=6, help="the search's plies")
+    _add_workers(step, "searching")
+    step.add_argument("--minutes", type=_positive_float, help="stop after this long")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -121,29 +149,24 @@ def _parser() -> argparse.ArgumentParser:
     fit = steps.add_parser("fit", help="fit a net on data directories")
     fit.add_argument("--data", required=True, nargs="+", help="data directories")
     fit.add_argument("--out", required=True, help="the net file to write (.npz)")
-    fit.add_argument("--stages", type=_positive_int, default=None, help="weight sets")
-    fit.add_argument("--l2", type=_nonnegative_float, nargs="+", default=None,
-                     help="L2 strength(s); several: per stage, the best held out")  # fmt: skip
     fit.add_argument("--prior", default=None,
                      help="net file to pull toward ('shipped': the game's; 'none')")  # fmt: skip
-    fit.add_argument("--scale", type=_positive_float, default=None,
-                     help="discs per unit of the sum (default: measured)")  # fmt: skip
-    fit.add_argument("--holdout", type=_nonnegative_float, default=None,
-                     help="fraction of games kept out to measure SCALE")  # fmt: skip
-    fit.add_argument("--seed", type=int, default=0, help="seed of the held-out games")
-    fit.add_argument("--overlap", type=int, default=None,
-                     help="a stage also fits this many piece counts either side")  # fmt: skip
-    fit.add_argument("--iterations", type=_positive_int, default=None, help="CG steps a stage")
-    fit.add_argument("--fit-stages", type=int, nargs="+", default=None,
-                     help="stages to fit; the others keep the prior's (default: all)")  # fmt: skip
+    _add_fit_options(fit)
 
     again = steps.add_parser("relabel", help="relabel the midgame by a deeper search")
     again.add_argument("--data", required=True, help="the data directory to relabel")
     again.add_argument("--net", required=True, help="a fitted net file the search evaluates with")
     again.add_argument("--out", required=True, help="the relabelled data directory")
-    again.add_argument("--depth", type=_positive_int, default=6, help="the search's plies")
-    _add_workers(again, "searching")
-    again.add_argument("--minutes", type=_positive_float, help="stop after this long")
+    _add_relabel_options(again)
+
+    round_ = steps.add_parser("iterate", help="relabel by a deeper search, then refit: a round")
+    round_.add_argument("--data", required=True, help="the data directory to relabel")
+    round_.add_argument("--net", required=True,
+                        help="the current net: it relabels, the fit starts from it")  # fmt: skip
+    round_.add_argument("--out", required=True,
+                        help="the relabelled data directory; the new net: OUT/net.npz")  # fmt: skip
+    _add_relabel_options(round_)
+    _add_fit_options(round_)
 
     measure = steps.add_parser("measure", help="errors of nets on labelled positions")
     measure.add_argument("--data", required=True, nargs="+", help="data directories")
@@ -193,11 +216,38 @@ def _train_td(args: argparse.Namespace, command: str, log: Callable[[str], None]
           eval_games=args.eval_games, log=log)  # fmt: skip
 
 
+def _fit(
+    args: argparse.Namespace,
+    data: list[str],
+    out: str,
+    prior: str | None,
+    command: str,
+    log: Callable[[str], None],
+) -> None:
+    from boardzoo.fit.weights import FitSettings, fit_and_save
+
+    config = FitSettings.with_defaults(
+        stages=args.stages,
+        l2=None if args.l2 is None else tuple(args.l2),
+        prior=prior,
+        scale=args.scale,
+        holdout=args.holdout,
+        seed=args.seed,
+        iterations=args.iterations,
+        overlap=args.overlap,
+        fit_stages=None if args.fit_stages is None else tuple(args.fit_stages),
+    )
+    fit_and_save(data, out, config, command=command, log=log)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     command = shlex.join(["python", "scripts/train_eval.py", *(argv or sys.argv[1:])])
-    log = lambda line: print(line, flush=True)  # noqa: E731
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
     try:
         if args.step == "generate":
             if args.minutes is None and args.games is None:
@@ -223,12 +273,21 @@ def main(argv: list[str] | None = None) -> int:
                      log=log)  # fmt: skip
         elif args.step == "td":
             _train_td(args, command, log)
-        elif args.step == "relabel":
+        elif args.step in ("relabel", "iterate"):
+            from boardzoo.fit.data import read_progress
             from boardzoo.fit.relabel import RelabelSettings, relabel
 
-            relabel(args.data, args.out, RelabelSettings(net=args.net, depth=args.depth),
-                    workers=args.workers, ray=args.ray, minutes=args.minutes, command=command,
-                    log=log)  # fmt: skip
+            progress = relabel(args.data, args.out, RelabelSettings(net=args.net, depth=args.depth),
+                               workers=args.workers, ray=args.ray, minutes=args.minutes,
+                               command=command, log=log)  # fmt: skip
+            if args.step == "iterate":
+                unrelabelled = len(read_progress(args.data)["chunks"]) - len(progress["chunks"])
+                if unrelabelled:
+                    log(f"{unrelabelled} chunks still to relabel: run the same command again "
+                        "to go on (the fit follows)")  # fmt: skip
+                else:
+                    _fit(args, [args.out], str(Path(args.out) / "net.npz"), args.net, command,
+                         log)  # fmt: skip
         elif args.step == "children":
             children_config = ChildrenSettings(args.min_empties, args.max_empties)
             deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
@@ -239,20 +298,7 @@ def main(argv: list[str] | None = None) -> int:
                 add_children(directory, children_config, minutes=left, workers=args.workers,
                              ray=args.ray, command=command, log=log)  # fmt: skip
         elif args.step == "fit":
-            from boardzoo.fit.weights import FitSettings, fit_and_save
-
-            fit_config = FitSettings.with_defaults(
-                stages=args.stages,
-                l2=None if args.l2 is None else tuple(args.l2),
-                prior=args.prior,
-                scale=args.scale,
-                holdout=args.holdout,
-                seed=args.seed,
-                iterations=args.iterations,
-                overlap=args.overlap,
-                fit_stages=None if args.fit_stages is None else tuple(args.fit_stages),
-            )
-            fit_and_save(args.data, args.out, fit_config, command=command, log=log)
+            _fit(args, args.data, args.out, args.prior, command, log)
         elif args.moves is not None:
             from boardzoo.fit.measure import measure_moves
 

@@ -11,6 +11,7 @@ import json
 import shutil
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -510,19 +511,40 @@ def test_the_command_line_runs_every_step_for_connect_four(tmp_path, capsys):
 
     script = load_script("scripts/train_eval.py", "train_eval_script")
     data, net = str(tmp_path / "data"), str(tmp_path / "net.npz")
+    next_net = str(tmp_path / "d2" / "net.npz")
     steps = [
         ["generate", "--game", "connect_four", "--out", data, "--games", "8", "--depth", "5",
          "--solve-empties", "10", "--chunk-games", "2"],
         ["children", "--data", data, "--min-empties", "4", "--max-empties", "9"],
         ["fit", "--data", data, "--out", net, "--stages", "3", "--holdout", "0.5",
          "--iterations", "10"],
-        ["relabel", "--data", data, "--net", net, "--depth", "2", "--out", str(tmp_path / "d2")],
-        ["measure", "--data", str(tmp_path / "d2"), "--net", "shipped", net, "--min-empties",
-         "0", "--max-empties", "42", "--all-labels"],
+        ["iterate", "--data", data, "--net", net, "--depth", "2", "--out", str(tmp_path / "d2"),
+         "--stages", "3", "--holdout", "0.5", "--iterations", "10", "--fit-stages", "0"],
+        ["measure", "--data", str(tmp_path / "d2"), "--net", "shipped", net, next_net,
+         "--min-empties", "0", "--max-empties", "42", "--all-labels"],
     ]  # fmt: skip
     for argv in steps:
+        if argv[0] == "iterate":  # stopped by its clock before the fit: it says how to go on
+            assert script.main([*argv, "--minutes", "1e-9"]) == 0
+            assert "run the same command again" in capsys.readouterr().out
+            assert not Path(next_net).exists()
         assert script.main(argv) == 0
     assert load_net_metadata(net)["game"] == "connect_four"
+    # iterate: the relabelled data, then a net fitted on it from the relabelling net, stage 0
+    # only, the others kept (each in discs: a stage's weights times one slope); its lineage
+    # ends with the round's command (relabel and fit)
+    assert (tmp_path / "d2" / "progress.json").is_file()
+    first, second = load_net_file(net), load_net_file(next_net)
+    kept = first.weights[0]
+    slope = float((kept * second.weights[0]).sum() / (kept * kept).sum())
+    assert not np.allclose(second.weights[0], slope * kept, atol=1e-3)
+    for stage in (1, 2):
+        kept = first.weights[stage].astype(np.float64)
+        slope = float((kept * second.weights[stage]).sum() / (kept * kept).sum())
+        np.testing.assert_allclose(second.weights[stage], slope * kept, atol=1e-4)
+    assert load_net_metadata(next_net)["commands"][-1].startswith(
+        "python scripts/train_eval.py iterate"
+    )
     assert "sign_agreement" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         script.main(["generate", "--game", "connect_four", "--out", data, "--games", "1",
