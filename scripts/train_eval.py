@@ -50,6 +50,7 @@ from boardzoo.arena.openings import load_openings
 from boardzoo.errors import InvalidValueError, MissingDependencyError
 from boardzoo.fit.children import ChildrenSettings, add_children
 from boardzoo.fit.data import GenerateSettings, generate
+from boardzoo.fit.weights import FitSettings, fit_and_save
 from boardzoo.games.catalog import game_names
 
 
@@ -216,17 +217,9 @@ def _train_td(args: argparse.Namespace, command: str, log: Callable[[str], None]
           eval_games=args.eval_games, log=log)  # fmt: skip
 
 
-def _fit(
-    args: argparse.Namespace,
-    data: list[str],
-    out: str,
-    prior: str | None,
-    command: str,
-    log: Callable[[str], None],
-) -> None:
-    from boardzoo.fit.weights import FitSettings, fit_and_save
-
-    config = FitSettings.with_defaults(
+def _fit_settings(args: argparse.Namespace, prior: str | None) -> FitSettings:
+    """The fit's settings from the command line (checked now, before any work)."""
+    return FitSettings.with_defaults(
         stages=args.stages,
         l2=None if args.l2 is None else tuple(args.l2),
         prior=prior,
@@ -237,7 +230,6 @@ def _fit(
         overlap=args.overlap,
         fit_stages=None if args.fit_stages is None else tuple(args.fit_stages),
     )
-    fit_and_save(data, out, config, command=command, log=log)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             from boardzoo.fit.data import read_progress
             from boardzoo.fit.relabel import RelabelSettings, relabel
 
+            fit_config = _fit_settings(args, args.net) if args.step == "iterate" else None
             progress = relabel(args.data, args.out, RelabelSettings(net=args.net, depth=args.depth),
                                workers=args.workers, ray=args.ray, minutes=args.minutes,
                                command=command, log=log)  # fmt: skip
@@ -286,8 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                     log(f"{unrelabelled} chunks still to relabel: run the same command again "
                         "to go on (the fit follows)")  # fmt: skip
                 else:
-                    _fit(args, [args.out], str(Path(args.out) / "net.npz"), args.net, command,
-                         log)  # fmt: skip
+                    fit_and_save([args.out], Path(args.out) / "net.npz", fit_config,
+                                 command=command, log=log)  # fmt: skip
         elif args.step == "children":
             children_config = ChildrenSettings(args.min_empties, args.max_empties)
             deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
@@ -298,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                 add_children(directory, children_config, minutes=left, workers=args.workers,
                              ray=args.ray, command=command, log=log)  # fmt: skip
         elif args.step == "fit":
-            _fit(args, args.data, args.out, args.prior, command, log)
+            fit_and_save(args.data, args.out, _fit_settings(args, args.prior), command=command,
+                         log=log)  # fmt: skip
         elif args.moves is not None:
             from boardzoo.fit.measure import measure_moves
 

@@ -524,7 +524,13 @@ def test_the_command_line_runs_every_step_for_connect_four(tmp_path, capsys):
          "--min-empties", "0", "--max-empties", "42", "--all-labels"],
     ]  # fmt: skip
     for argv in steps:
-        if argv[0] == "iterate":  # stopped by its clock before the fit: it says how to go on
+        if argv[0] == "iterate":
+            # a fit setting it cannot take is refused before the relabelling starts
+            with pytest.raises(SystemExit):
+                script.main([*argv, "--fit-stages", "3"])
+            assert "fit_stages must be stages 0..2" in capsys.readouterr().err
+            assert not (tmp_path / "d2").exists()
+            # stopped by its clock before the fit: it says how to go on
             assert script.main([*argv, "--minutes", "1e-9"]) == 0
             assert "run the same command again" in capsys.readouterr().out
             assert not Path(next_net).exists()
