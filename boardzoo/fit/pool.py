@@ -49,9 +49,9 @@ def join_cluster(address: str | None) -> None:
 
 
 def _on_ray(function: Callable[[T], R], tasks: Sequence[T], address: str) -> list[R]:
+    join_cluster(address)  # says a missing Ray or a wrong address first
     import ray
 
-    join_cluster(address)
     remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(function)
     results: list[R] = ray.get([remote.remote(task) for task in tasks])
     return results
